@@ -1,0 +1,87 @@
+import compress from '@fastify/compress';
+import cookie from '@fastify/cookie';
+import helmet from '@fastify/helmet';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { randomUUID } from 'node:crypto';
+import type { Db } from './db/client';
+import type { Config } from './env';
+import { authRoutes } from './modules/auth/auth.routes';
+import { legacyAuthRoutes } from './modules/legacy/legacy-auth.routes';
+import { configRoutes, healthRoutes } from './modules/meta/meta.routes';
+import { walletRoutes } from './modules/wallet/wallet.routes';
+import { registerAuth } from './plugins/auth';
+import { registerErrorHandling } from './plugins/errors';
+import { registerOpenApi } from './plugins/openapi';
+import { registerWeb } from './plugins/web';
+
+export interface AppOptions {
+  config: Config;
+  db: Db;
+  /** Folder of the built web app (dist/web); omitted in API tests. */
+  webRoot?: string;
+  logger?: boolean;
+}
+
+/** Builds the whole app without listening, so tests can call `app.inject()`. */
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const { config, db } = options;
+  const app = Fastify({
+    logger:
+      options.logger === false
+        ? false
+        : {
+            level: config.LOG_LEVEL,
+            redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
+          },
+    trustProxy: config.TRUST_PROXY,
+    requestIdHeader: 'x-request-id',
+    genReqId: () => randomUUID(),
+    bodyLimit: 1024 * 1024,
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandling(app);
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        // SweetAlert2 and React style attributes need inline styles; scripts stay strictly same-origin.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        fontSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        frameAncestors: ["'none'"],
+        formAction: ["'self'"],
+        baseUri: ["'self'"],
+        upgradeInsecureRequests: config.NODE_ENV === 'production' ? [] : null,
+      },
+    },
+    hsts: config.NODE_ENV === 'production',
+  });
+  await app.register(compress, { threshold: 1024 });
+  await app.register(cookie);
+  await registerOpenApi(app);
+
+  const deps = { config, db };
+  await app.register(registerAuth, deps);
+  await app.register(healthRoutes, { prefix: '/api', ...deps });
+  await app.register(
+    async (v1) => {
+      await v1.register(configRoutes, deps);
+      await v1.register(authRoutes, deps);
+      await v1.register(walletRoutes, deps);
+    },
+    { prefix: '/api/v1' },
+  );
+  await app.register(legacyAuthRoutes, { prefix: '/api', ...deps });
+  await registerWeb(app, options.webRoot);
+  return app;
+}

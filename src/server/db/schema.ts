@@ -1,0 +1,135 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  boolean,
+  check,
+  index,
+  integer,
+  pgEnum,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+
+export const roleEnum = pgEnum('account_role', ['business', 'user']);
+
+/**
+ * Businesses and users share one table so that an email is unique across both roles by one index.
+ * Business-only and user-only columns are nullable and checked by role.
+ */
+export const accounts = pgTable(
+  'accounts',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    role: roleEnum('role').notNull(),
+    name: text('name').notNull(),
+    email: text('email').notNull(),
+    username: text('username'),
+    phone: text('phone').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    logoKey: text('logo_key'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('accounts_email_unique').on(sql`lower(${t.email})`),
+    uniqueIndex('accounts_username_unique').on(sql`lower(${t.username})`),
+    uniqueIndex('accounts_business_name_unique')
+      .on(sql`lower(${t.name})`)
+      .where(sql`${t.role} = 'business'`),
+    check('accounts_user_has_username', sql`${t.role} <> 'user' OR ${t.username} IS NOT NULL`),
+  ],
+);
+
+/** Opaque session tokens: only an HMAC of the token is stored, so a database leak does not leak sessions. */
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tokenHash: text('token_hash').notNull(),
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    /** "remember me": a 30-day cookie; otherwise a browser-session cookie (the row still expires). */
+    persistent: boolean('persistent').notNull(),
+    kind: text('kind', { enum: ['cookie', 'bearer'] }).notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  },
+  (t) => [uniqueIndex('sessions_token_hash_unique').on(t.tokenHash), index('sessions_account_idx').on(t.accountId)],
+);
+
+/**
+ * Fixed-window counters for rate limits (login failures now, code look-ups later). Kept in PostgreSQL so
+ * several app instances share them.
+ */
+export const rateLimits = pgTable('rate_limits', {
+  key: text('key').primaryKey(),
+  hits: integer('hits').notNull(),
+  resetAt: timestamp('reset_at', { withTimezone: true }).notNull(),
+});
+
+/**
+ * Double-entry ledger. A ledger account holds money for someone (a business wallet) or for the platform.
+ * Its balance is the sum of its postings; nothing else stores a balance.
+ */
+export const ledgerAccountKind = pgEnum('ledger_account_kind', [
+  'business_wallet',
+  'payment_clearing',
+  'platform_revenue',
+  'payouts_in_flight',
+  'payouts_settled',
+]);
+
+export const ledgerAccounts = pgTable(
+  'ledger_accounts',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    kind: ledgerAccountKind('kind').notNull(),
+    /** The business that owns a wallet; null for platform accounts. */
+    ownerId: uuid('owner_id').references(() => accounts.id, { onDelete: 'restrict' }),
+    currency: text('currency').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('ledger_accounts_owner_kind_unique')
+      .on(t.kind, t.ownerId, t.currency)
+      .where(sql`${t.ownerId} IS NOT NULL`),
+    uniqueIndex('ledger_accounts_platform_kind_unique')
+      .on(t.kind, t.currency)
+      .where(sql`${t.ownerId} IS NULL`),
+  ],
+);
+
+/** One money movement. Append-only: a trigger refuses UPDATE and DELETE, and one that does not sum to zero. */
+export const journalEntries = pgTable('journal_entries', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  kind: text('kind').notNull(),
+  /** What caused it, unique so a retried movement cannot be written twice (e.g. "order:<id>"). */
+  reference: text('reference').notNull().unique(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+export const postings = pgTable(
+  'postings',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    entryId: uuid('entry_id')
+      .notNull()
+      .references(() => journalEntries.id, { onDelete: 'restrict' }),
+    ledgerAccountId: uuid('ledger_account_id')
+      .notNull()
+      .references(() => ledgerAccounts.id, { onDelete: 'restrict' }),
+    /** Signed minor units: positive raises this account's balance, negative lowers it. */
+    amount: bigint('amount', { mode: 'bigint' }).notNull(),
+    currency: text('currency').notNull(),
+  },
+  (t) => [
+    index('postings_entry_idx').on(t.entryId),
+    index('postings_ledger_account_idx').on(t.ledgerAccountId),
+    check('postings_amount_nonzero', sql`${t.amount} <> 0`),
+  ],
+);

@@ -1,0 +1,105 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+
+const bool = z
+  .enum(['true', 'false', '1', '0', ''])
+  .default('false')
+  .transform((v) => v === 'true' || v === '1');
+
+const secret = z.string().min(32, 'must be at least 32 characters');
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  EMBEDDED_PG_PORT: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(65535)
+    .refine((p) => p !== 5432, 'must not be 5432 (the usual system PostgreSQL)')
+    .optional(),
+  DATA_DIR: z.string().min(1).default('./data'),
+  SESSION_SECRET: secret.optional(),
+  CODE_ENCRYPTION_KEY: secret.optional(),
+  TRUSTED_ORIGINS: z
+    .string()
+    .default('')
+    .transform((v) =>
+      v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(z.url({ error: 'must be a comma-separated list of origins like https://giftmart.example' }))),
+  TRUST_PROXY: bool,
+  CURRENCY: z
+    .string()
+    .regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code such as NGN')
+    .default('NGN'),
+  SUPPORT_EMAIL: z.email().default('support@giftmart.ng'),
+  LOGIN_MAX_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).default(5),
+  LOGIN_MAX_FAILURES_PER_IP: z.coerce.number().int().min(1).default(30),
+  LOGIN_FAILURE_WINDOW_SECONDS: z.coerce.number().int().min(1).default(900),
+});
+
+export type RawEnv = z.infer<typeof envSchema>;
+export interface Config extends Omit<RawEnv, 'SESSION_SECRET' | 'CODE_ENCRYPTION_KEY'> {
+  SESSION_SECRET: string;
+  CODE_ENCRYPTION_KEY: string;
+  DATA_DIR: string;
+}
+
+export class ConfigError extends Error {}
+
+/**
+ * Reads and checks the environment. In development and tests, the secrets production must set are made once
+ * and kept in DATA_DIR/secrets.json so sessions survive a restart; in production a missing one stops start-up.
+ */
+export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(source);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration (see .env.example):\n  ${lines.join('\n  ')}`);
+  }
+  const env = parsed.data;
+  const dataDir = path.resolve(env.DATA_DIR);
+  if (env.NODE_ENV === 'production') {
+    const missing = (['SESSION_SECRET', 'CODE_ENCRYPTION_KEY'] as const).filter((k) => !env[k]);
+    if (missing.length > 0) {
+      throw new ConfigError(
+        `Invalid configuration: ${missing.join(' and ')} must be set in production (32+ random characters each).`,
+      );
+    }
+    return { ...env, DATA_DIR: dataDir } as Config;
+  }
+  const generated = developmentSecrets(dataDir);
+  return {
+    ...env,
+    DATA_DIR: dataDir,
+    SESSION_SECRET: env.SESSION_SECRET ?? generated.SESSION_SECRET,
+    CODE_ENCRYPTION_KEY: env.CODE_ENCRYPTION_KEY ?? generated.CODE_ENCRYPTION_KEY,
+  };
+}
+
+function developmentSecrets(dataDir: string): { SESSION_SECRET: string; CODE_ENCRYPTION_KEY: string } {
+  const file = path.join(dataDir, 'secrets.json');
+  if (existsSync(file)) {
+    return JSON.parse(readFileSync(file, 'utf8')) as { SESSION_SECRET: string; CODE_ENCRYPTION_KEY: string };
+  }
+  const secrets = {
+    SESSION_SECRET: randomBytes(32).toString('base64url'),
+    CODE_ENCRYPTION_KEY: randomBytes(32).toString('base64url'),
+  };
+  mkdirSync(dataDir, { recursive: true });
+  writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
+  return secrets;
+}

@@ -1,0 +1,50 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { existsSync } from 'node:fs';
+import { buildApp } from './app';
+import { openDatabase } from './db/database';
+import { EmbeddedDatabaseError } from './db/embedded';
+import { ConfigError, loadConfig } from './env';
+
+if (existsSync('.env')) process.loadEnvFile('.env');
+
+function fail(message: string): never {
+  process.stderr.write(`giftmart: ${message}\n`);
+  process.exit(1);
+}
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const database = await openDatabase(config);
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  const app = await buildApp({ config, db: database.db, webRoot: path.resolve(here, '../web') });
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down');
+    const timer = setTimeout(() => process.exit(1), 10_000).unref();
+    await app.close();
+    await database.close();
+    clearTimeout(timer);
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+
+  try {
+    await app.listen({ port: config.PORT, host: config.HOST });
+  } catch (error) {
+    await database.close();
+    const code = (error as { code?: string }).code;
+    if (code === 'EADDRINUSE') fail(`port ${config.PORT} on ${config.HOST} is taken. Stop the other server or set PORT.`);
+    throw error;
+  }
+  app.log.info(`Giftmart is ready at http://${config.HOST === '0.0.0.0' ? 'localhost' : config.HOST}:${config.PORT} (database: ${database.embedded ? `embedded, ${config.DATA_DIR}/pg` : 'DATABASE_URL'})`);
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof ConfigError || error instanceof EmbeddedDatabaseError) fail(error.message);
+  fail(`could not start: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
+});

@@ -1,0 +1,143 @@
+import { z } from 'zod';
+import { digitCount, normalizeNigerianPhone } from '../phone';
+
+/**
+ * Account schemas shared by the server (validation, OpenAPI) and the web forms (react-hook-form), so a
+ * person sees the same message in the browser that the API would answer with. The first messages of each
+ * field are the seed's own words (seed §5); the rest are the rules the seed left out.
+ */
+export const PHONE_MIN_LENGTH = 11;
+export const PASSWORD_MIN_LENGTH = 8;
+export const PASSWORD_MAX_LENGTH = 128;
+
+export const messages = {
+  nameRequired: 'please enter a name',
+  emailRequired: 'please enter an email',
+  emailInvalid: 'please enter a valid email address',
+  phoneRequired: 'please your phone number',
+  phoneInvalid: 'please enter a Nigerian phone number of at least 11 digits, e.g. 0803 123 4567',
+  passwordRequired: 'please enter a password',
+  passwordTooShort: `password must be at least ${PASSWORD_MIN_LENGTH} characters`,
+  passwordTooLong: `password must be at most ${PASSWORD_MAX_LENGTH} characters`,
+  confirmRequired: 'please confirm your password',
+  passwordsMismatch: 'passwords must match',
+  usernameRequired: 'please enter a username',
+  usernameInvalid: 'a username is 3 to 30 letters, digits, dots or underscores',
+  nameTooLong: 'a name is at most 100 characters',
+  credentialsWrong: 'email or password incorrect',
+} as const;
+
+const name = z
+  .string({ error: messages.nameRequired })
+  .trim()
+  .min(1, { message: messages.nameRequired, abort: true })
+  .max(100, messages.nameTooLong);
+
+const email = z
+  .string({ error: messages.emailRequired })
+  .trim()
+  .min(1, { message: messages.emailRequired, abort: true })
+  .max(254, messages.emailInvalid)
+  .pipe(z.email({ error: messages.emailInvalid }))
+  .transform((value) => value.toLowerCase());
+
+/** The old client typed the phone as a number, so both are accepted; the result is E.164. */
+const phoneNumber = z
+  .union([z.string(), z.number()], { error: messages.phoneRequired })
+  .refine((value) => String(value).trim().length > 0, { message: messages.phoneRequired, abort: true })
+  .refine(
+    (value) => typeof value === 'number' || digitCount(value) >= PHONE_MIN_LENGTH,
+    messages.phoneInvalid,
+  )
+  .transform((value, ctx) => {
+    const e164 = normalizeNigerianPhone(value);
+    if (!e164) {
+      ctx.addIssue({ code: 'custom', message: messages.phoneInvalid });
+      return z.NEVER;
+    }
+    return e164;
+  });
+
+const password = z
+  .string({ error: messages.passwordRequired })
+  .min(1, { message: messages.passwordRequired, abort: true })
+  .min(PASSWORD_MIN_LENGTH, messages.passwordTooShort)
+  .max(PASSWORD_MAX_LENGTH, messages.passwordTooLong);
+
+const confirmPassword = z.string({ error: messages.confirmRequired }).min(1, messages.confirmRequired);
+
+const username = z
+  .string({ error: messages.usernameRequired })
+  .trim()
+  .min(1, { message: messages.usernameRequired, abort: true })
+  .regex(/^[A-Za-z0-9._]{3,30}$/, messages.usernameInvalid)
+  .transform((value) => value.toLowerCase());
+
+function passwordsMatch(value: { password: string; confirmPassword: string }) {
+  return value.password === value.confirmPassword;
+}
+
+export const registerBusinessSchema = z
+  .object({ name, email, phoneNumber, password, confirmPassword })
+  .refine(passwordsMatch, { message: messages.passwordsMismatch, path: ['confirmPassword'] })
+  .meta({ id: 'RegisterBusiness' });
+
+export const registerUserSchema = z
+  .object({ name, username, email, phoneNumber, password, confirmPassword })
+  .refine(passwordsMatch, { message: messages.passwordsMismatch, path: ['confirmPassword'] })
+  .meta({ id: 'RegisterUser' });
+
+/** A user may sign in with an email or a username, so `email` here is "email or username". */
+export const loginSchema = z
+  .object({
+    email: z
+      .string({ error: messages.emailRequired })
+      .trim()
+      .min(1, messages.emailRequired)
+      .max(254, messages.credentialsWrong),
+    password: z.string({ error: messages.passwordRequired }).min(1, messages.passwordRequired).max(1024),
+    remember: z.boolean().optional().default(false),
+  })
+  .meta({ id: 'Login' });
+
+export type RegisterBusinessInput = z.input<typeof registerBusinessSchema>;
+export type RegisterBusiness = z.output<typeof registerBusinessSchema>;
+export type RegisterUserInput = z.input<typeof registerUserSchema>;
+export type RegisterUser = z.output<typeof registerUserSchema>;
+export type LoginInput = z.input<typeof loginSchema>;
+export type Login = z.output<typeof loginSchema>;
+
+export const roleSchema = z.enum(['business', 'user']);
+export type Role = z.infer<typeof roleSchema>;
+
+export const moneySchema = z
+  .object({ amount: z.number().int(), currency: z.string().length(3) })
+  .meta({ id: 'Money', description: 'Integer minor units (kobo) and an ISO 4217 currency code.' });
+
+export const accountSchema = z
+  .object({
+    id: z.uuid(),
+    role: roleSchema,
+    name: z.string(),
+    email: z.string(),
+    username: z.string().nullable(),
+    phoneNumber: z.string().describe('E.164, e.g. +2348031234567'),
+    logoUrl: z.string().nullable(),
+    createdAt: z.iso.datetime(),
+  })
+  .meta({ id: 'Account' });
+export type Account = z.infer<typeof accountSchema>;
+
+export const sessionSchema = z
+  .object({
+    account: accountSchema,
+    expiresAt: z.iso.datetime().nullable().describe('null for a browser-session login without "remember me"'),
+  })
+  .meta({ id: 'Session' });
+export type Session = z.infer<typeof sessionSchema>;
+
+export const tokenResponseSchema = sessionSchema
+  .extend({
+    token: z.string().describe('Opaque bearer token: send it as `Authorization: Bearer <token>`.'),
+  })
+  .meta({ id: 'ApiToken' });

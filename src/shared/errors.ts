@@ -1,0 +1,55 @@
+import { z } from 'zod';
+
+/**
+ * Every error the API returns has one of these codes. The web app shows `message`; code lets a client
+ * branch without parsing text. Keep this list and `errorStatus` in step: one code, one HTTP status.
+ */
+export const errorCodes = {
+  /** The request body, query or path did not pass validation; `details.fieldErrors` names the fields. */
+  VALIDATION_FAILED: 400,
+  /** No valid session or Bearer token. */
+  UNAUTHENTICATED: 401,
+  /** Email/username and password do not match an account (one message for both cases). */
+  INVALID_CREDENTIALS: 401,
+  /** Signed in, but this account may not act on that resource. */
+  FORBIDDEN: 403,
+  /** A cookie-authenticated change came without a same-origin Origin or Referer header. */
+  CSRF_REJECTED: 403,
+  /** No such resource, or not one this account may see. */
+  NOT_FOUND: 404,
+  /** The email is already used by a business or a user. */
+  EMAIL_TAKEN: 409,
+  /** The username is already used. */
+  USERNAME_TAKEN: 409,
+  /** Another business already uses this name. */
+  BUSINESS_NAME_TAKEN: 409,
+  /** The same Idempotency-Key was sent with a different request. */
+  IDEMPOTENCY_CONFLICT: 409,
+  /** The upload is too large. */
+  PAYLOAD_TOO_LARGE: 413,
+  /** Too many attempts; `details.retryAfterSeconds` says when to try again. */
+  RATE_LIMITED: 429,
+  /** Something failed on our side; details are logged, never returned. */
+  INTERNAL_ERROR: 500,
+  /** A dependency (the database) is not answering. */
+  SERVICE_UNAVAILABLE: 503,
+} as const;
+
+export type ErrorCode = keyof typeof errorCodes;
+
+export function errorStatus(code: ErrorCode): number {
+  return errorCodes[code];
+}
+
+export const apiErrorSchema = z
+  .object({
+    code: z.string(),
+    message: z.string(),
+    details: z.record(z.string(), z.unknown()).optional(),
+  })
+  .meta({ id: 'ApiError' });
+
+export type ApiError = z.infer<typeof apiErrorSchema>;
+
+/** Field errors as returned in `details.fieldErrors` of a VALIDATION_FAILED error. */
+export type FieldErrors = Record<string, string[]>;

@@ -1,0 +1,67 @@
+/**
+ * Money is an integer number of minor units (kobo, cents) plus an ISO 4217 currency code, end to end.
+ * Never a float: amounts typed by people are parsed from text with `parseMoney`, and the only place a
+ * major-unit number is produced is `toLegacyMajorUnits`, for the old client's `{moneyWorth, Balance}` fields.
+ */
+export interface Money {
+  /** Integer minor units. */
+  amount: number;
+  currency: string;
+}
+
+export const DEFAULT_CURRENCY = 'NGN';
+const LOCALE_BY_CURRENCY: Record<string, string> = { NGN: 'en-NG', USD: 'en-US', GBP: 'en-GB', EUR: 'en-IE' };
+
+const formatters = new Map<string, Intl.NumberFormat>();
+
+function minorDigits(currency: string): number {
+  return new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+}
+
+/** ₦12,500.00 for { amount: 1250000, currency: 'NGN' }. */
+export function formatMoney(money: Money): string {
+  const key = money.currency;
+  let fmt = formatters.get(key);
+  if (!fmt) {
+    fmt = new Intl.NumberFormat(LOCALE_BY_CURRENCY[key] ?? 'en', {
+      style: 'currency',
+      currency: key,
+      currencyDisplay: 'narrowSymbol',
+    });
+    formatters.set(key, fmt);
+  }
+  // Intl formats a decimal string exactly, so no float rounding touches the amount.
+  return fmt.format(toDecimalString(money) as unknown as number);
+}
+
+/**
+ * Parses what a person typed ("12500", "12,500.5", "₦12,500.50") into minor units.
+ * Returns null when it is not a plain non-negative amount with at most the currency's decimals.
+ */
+export function parseMoney(text: string, currency: string): number | null {
+  const digits = minorDigits(currency);
+  const cleaned = text.replace(/[\s,₦$£€]/g, '');
+  const match = /^(\d+)(?:\.(\d*))?$/.exec(cleaned);
+  if (!match) return null;
+  const whole = match[1] ?? '0';
+  const frac = match[2] ?? '';
+  if (frac.length > digits) return null;
+  const minor = BigInt(whole) * 10n ** BigInt(digits) + BigInt(frac.padEnd(digits, '0') || '0');
+  if (minor > BigInt(Number.MAX_SAFE_INTEGER)) return null;
+  return Number(minor);
+}
+
+/** The old API spoke major units as a JSON number (`moneyWorth: 5000`); only its adapters use this. */
+export function toLegacyMajorUnits(money: Money): number {
+  return Number(toDecimalString(money));
+}
+
+/** "12500.00" for { amount: 1250000, currency: 'NGN' }: exact, no float arithmetic. */
+export function toDecimalString(money: Money): string {
+  const digits = minorDigits(money.currency);
+  const big = BigInt(money.amount);
+  const abs = big < 0n ? -big : big;
+  const scale = 10n ** BigInt(digits);
+  const frac = digits > 0 ? `.${(abs % scale).toString().padStart(digits, '0')}` : '';
+  return `${big < 0n ? '-' : ''}${abs / scale}${frac}`;
+}

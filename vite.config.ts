@@ -1,0 +1,18 @@
+import tailwindcss from '@tailwindcss/vite';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+// The API server listens on 3001 during `npm run dev`; Vite serves the web app on 3000 and forwards /api.
+export default defineConfig({
+  plugins: [react(), tailwindcss()],
+  build: {
+    outDir: 'dist/web',
+    emptyOutDir: true,
+    sourcemap: true,
+    reportCompressedSize: true,
+  },
+  server: {
+    port: 3000,
+    proxy: { '/api': 'http://127.0.0.1:3001', '/uploads': 'http://127.0.0.1:3001', '/checkout': 'http://127.0.0.1:3001' },
+  },
+});
