@@ -59,7 +59,16 @@ function isSameOrigin(request: FastifyRequest, trusted: Set<string>): boolean {
   } catch {
     return false;
   }
-  return origin.host === request.host || trusted.has(origin.origin);
+  return origin.host === hostAsIn(origin.protocol, request.host) || trusted.has(origin.origin);
+}
+
+/** The Host header as a URL of that scheme writes it: `localhost:80` is `localhost` for http, as in Origin. */
+function hostAsIn(protocol: string, host: string): string | undefined {
+  try {
+    return new URL(`${protocol}//${host}`).host;
+  } catch {
+    return undefined;
+  }
 }
 
 export const registerAuth = fp(authPlugin, { name: 'giftmart-auth', dependencies: ['@fastify/cookie'] });

@@ -1,0 +1,32 @@
+import { lazy, type ComponentType } from 'react';
+import { CHUNK_LOAD_TIMEOUT_MS } from '../lib/constants';
+
+/** Thrown when a lazily loaded part of the app does not arrive (seed §8's ChunkLoadError). */
+export class ChunkLoadError extends Error {
+  override name = 'ChunkLoadError';
+}
+
+let chunkCounter = 0;
+
+/**
+ * React.lazy with the seed's 120-second chunk time-out. A chunk that fails or times out becomes a
+ * ChunkLoadError, which the route error screen turns into a message with a reload button.
+ */
+export function lazyPage<T extends ComponentType<object>>(load: () => Promise<{ default: T }>) {
+  const n = (chunkCounter += 1);
+  return lazy(() => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new ChunkLoadError(`Loading chunk ${n} failed. (timeout: ${location.pathname})`)),
+        CHUNK_LOAD_TIMEOUT_MS,
+      );
+    });
+    return Promise.race([load(), timeout])
+      .catch((error: unknown) => {
+        if (error instanceof ChunkLoadError) throw error;
+        throw new ChunkLoadError(`Loading chunk ${n} failed. (${error instanceof Error ? error.message : 'error'})`);
+      })
+      .finally(() => clearTimeout(timer));
+  });
+}

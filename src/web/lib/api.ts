@@ -1,0 +1,74 @@
+import type { ApiError as ApiErrorBody, FieldErrors } from '../../shared/errors';
+
+/** An error answer from the API, parsed into the same `{ code, message, details }` shape the server sends. */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly details?: Record<string, unknown>;
+
+  constructor(status: number, body: ApiErrorBody) {
+    super(body.message);
+    this.status = status;
+    this.code = body.code;
+    this.details = body.details;
+  }
+
+  get fieldErrors(): FieldErrors {
+    return (this.details?.fieldErrors as FieldErrors | undefined) ?? {};
+  }
+}
+
+type UnauthorizedListener = () => void;
+const unauthorizedListeners = new Set<UnauthorizedListener>();
+
+/** The server is the truth about the session: any 401 tells the app to forget the stored profile. */
+export function onUnauthorized(listener: UnauthorizedListener): () => void {
+  unauthorizedListeners.add(listener);
+  return () => unauthorizedListeners.delete(listener);
+}
+
+export interface RequestOptions {
+  method?: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+  body?: unknown;
+  signal?: AbortSignal;
+  /** Login answers 401 for a wrong password; that is not a lost session. */
+  expectUnauthorized?: boolean;
+}
+
+export async function api<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  const isForm = options.body instanceof FormData;
+  let response: Response;
+  try {
+    response = await fetch(path, {
+      method: options.method ?? 'GET',
+      credentials: 'same-origin',
+      headers: options.body === undefined || isForm ? undefined : { 'content-type': 'application/json' },
+      body: options.body === undefined ? undefined : isForm ? (options.body as FormData) : JSON.stringify(options.body),
+      signal: options.signal,
+    });
+  } catch (error) {
+    if ((error as Error).name === 'AbortError') throw error;
+    throw new ApiError(0, {
+      code: 'NETWORK_ERROR',
+      message: 'We could not reach Giftmart. Check your internet connection and try again.',
+    });
+  }
+
+  if (response.status === 204) return undefined as T;
+  const text = await response.text();
+  let body: unknown = undefined;
+  try {
+    body = text ? JSON.parse(text) : undefined;
+  } catch {
+    body = undefined;
+  }
+  if (!response.ok) {
+    const parsed =
+      body && typeof body === 'object' && 'message' in body
+        ? (body as ApiErrorBody)
+        : { code: 'INTERNAL_ERROR', message: 'Something went wrong on our side. Please try again.' };
+    if (response.status === 401 && !options.expectUnauthorized) unauthorizedListeners.forEach((l) => l());
+    throw new ApiError(response.status, parsed);
+  }
+  return body as T;
+}

@@ -1,0 +1,40 @@
+import { expect, type Page } from '@playwright/test';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { businessInput, DEFAULT_PASSWORD, userInput } from '../fixtures/factories';
+
+export { businessInput, DEFAULT_PASSWORD, userInput };
+
+const require = createRequire(import.meta.url);
+const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+
+/** Runs axe-core in the page and fails on serious or critical violations (names them in the message). */
+export async function expectNoSeriousA11yViolations(page: Page): Promise<void> {
+  await page.addScriptTag({ content: axeSource });
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe;
+    const result = await axe.run(document, { resultTypes: ['violations'] });
+    return result.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
+  });
+  expect(violations, violations.join('\n')).toEqual([]);
+}
+
+/** Registers an account through the API (fast set-up for journeys that are not about registering). */
+export async function registerViaApi(page: Page, role: 'business' | 'user') {
+  const input = role === 'business' ? businessInput() : userInput();
+  const res = await page.request.post(role === 'business' ? '/api/v1/businesses' : '/api/v1/users', { data: input });
+  expect(res.status(), await res.text()).toBe(201);
+  return input;
+}
+
+/** Logs in through the real form and waits for the dashboard. */
+export async function logInViaForm(page: Page, role: 'business' | 'user', email: string, password = DEFAULT_PASSWORD) {
+  await page.goto(role === 'business' ? '/business/login' : '/login');
+  await page.getByLabel(role === 'business' ? 'Email' : 'Email or username').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  if (role === 'business') await page.getByLabel('Remember me').check();
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await expect(page).toHaveURL(role === 'business' ? /\/dashboard$/ : /\/user-dashboard$/);
+}
