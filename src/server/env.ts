@@ -28,6 +28,8 @@ const envSchema = z.object({
     .refine((p) => p !== 5432, 'must not be 5432 (the usual system PostgreSQL)')
     .optional(),
   DATA_DIR: z.string().min(1).default('./data'),
+  /** Folder of the built web app; defaults to dist/web beside the built server. */
+  WEB_DIST: z.string().min(1).optional(),
   SESSION_SECRET: secret.optional(),
   CODE_ENCRYPTION_KEY: secret.optional(),
   TRUSTED_ORIGINS: z

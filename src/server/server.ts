@@ -17,7 +17,7 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const database = await openDatabase(config);
   const here = path.dirname(fileURLToPath(import.meta.url));
-  const app = await buildApp({ config, db: database.db, webRoot: path.resolve(here, '../web') });
+  const app = await buildApp({ config, db: database.db, webRoot: config.WEB_DIST ? path.resolve(config.WEB_DIST) : path.resolve(here, '../web') });
 
   let closing = false;
   const shutdown = async (signal: string) => {
