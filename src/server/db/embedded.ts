@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -28,7 +28,14 @@ interface Options {
 export async function startEmbeddedPostgres(options: Options): Promise<EmbeddedDatabase> {
   const dir = path.join(options.dataDir, 'pg');
   const password = readOrCreatePassword(options.dataDir);
-  await stopLeftoverServer(dir);
+  const running = runningServer(options.dataDir, dir);
+  if (running?.ownerAlive) {
+    // Another Giftmart process (the server, while `npm run db:seed` runs) owns it: share, don't stop it.
+    const url = `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${running.port}/${options.database}`;
+    await createDatabaseIfMissing(url.replace(/\/[^/]+$/, '/postgres'), options.database);
+    return { url, stop: async () => undefined };
+  }
+  if (running) await stopServer(running.pid);
   const port = options.port ?? (await freePort());
   const output: string[] = [];
   const pgServer = new EmbeddedPostgres({
@@ -58,10 +65,19 @@ export async function startEmbeddedPostgres(options: Options): Promise<EmbeddedD
     throw new EmbeddedDatabaseError(explain(output.join('\n') + String(error ?? ''), dir, port));
   }
 
+  writeFileSync(ownerFile(options.dataDir), String(process.pid));
   const url = `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${options.database}`;
   await createDatabaseIfMissing(url.replace(/\/[^/]+$/, '/postgres'), options.database);
-  return { url, stop: () => pgServer.stop() };
+  return {
+    url,
+    stop: async () => {
+      await pgServer.stop();
+      rmSync(ownerFile(options.dataDir), { force: true });
+    },
+  };
 }
+
+const ownerFile = (dataDir: string) => path.join(dataDir, 'pg-owner.pid');
 
 function explain(output: string, dir: string, port: number): string {
   if (/could not bind|Address already in use/i.test(output)) {
@@ -83,12 +99,28 @@ function readOrCreatePassword(dataDir: string): string {
   return password;
 }
 
-/** A server left running by a process that was killed holds the data folder; stop it before starting. */
-async function stopLeftoverServer(dir: string): Promise<void> {
+interface RunningServer {
+  pid: number;
+  port: number;
+  ownerAlive: boolean;
+}
+
+/**
+ * A PostgreSQL already running on this data folder: either owned by a live Giftmart process (share it),
+ * or left behind by one that was killed (stop it, then start afresh).
+ */
+function runningServer(dataDir: string, dir: string): RunningServer | undefined {
   const pidFile = path.join(dir, 'postmaster.pid');
-  if (!existsSync(pidFile)) return;
-  const pid = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
-  if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid)) return;
+  if (!existsSync(pidFile)) return undefined;
+  const lines = readFileSync(pidFile, 'utf8').split('\n');
+  const pid = Number(lines[0]);
+  const port = Number(lines[3]);
+  if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid)) return undefined;
+  const owner = existsSync(ownerFile(dataDir)) ? Number(readFileSync(ownerFile(dataDir), 'utf8')) : 0;
+  return { pid, port, ownerAlive: owner > 0 && owner !== process.pid && isAlive(owner) };
+}
+
+async function stopServer(pid: number): Promise<void> {
   process.kill(pid, 'SIGINT');
   for (let waited = 0; waited < 15_000 && isAlive(pid); waited += 100) {
     await new Promise((resolve) => setTimeout(resolve, 100));

@@ -1,1 +1,49 @@
-// placeholder replaced below
+import { existsSync } from 'node:fs';
+import { demoBusinesses, demoUsers, DEMO_PASSWORD } from '../../../tests/fixtures/demo-data';
+import { registerBusinessSchema, registerUserSchema } from '../../shared/accounts/schemas';
+import { loadConfig } from '../env';
+import { findAccountByEmail } from '../modules/accounts/accounts.repository';
+import { registerBusiness, registerUser } from '../modules/auth/auth.service';
+import { openDatabase } from './database';
+
+/**
+ * Fills the database with a demo marketplace through the same services the API uses. Idempotent: an
+ * account that exists is left alone. Refuses to run in production.
+ */
+async function seed(): Promise<void> {
+  if (existsSync('.env')) process.loadEnvFile('.env');
+  const config = loadConfig();
+  if (config.NODE_ENV === 'production') {
+    process.stderr.write('db:seed refuses to run with NODE_ENV=production: demo accounts do not belong there.\n');
+    process.exit(1);
+  }
+  const database = await openDatabase(config);
+  const deps = { db: database.db, config };
+  const created: string[] = [];
+  try {
+    for (const input of demoBusinesses) {
+      if (await findAccountByEmail(database.db, input.email)) continue;
+      await registerBusiness(deps, registerBusinessSchema.parse(input));
+      created.push(input.email);
+    }
+    for (const input of demoUsers) {
+      if (await findAccountByEmail(database.db, input.email)) continue;
+      await registerUser(deps, registerUserSchema.parse(input));
+      created.push(input.email);
+    }
+  } finally {
+    await database.close();
+  }
+  const lines = [
+    created.length ? `Created ${created.length} demo accounts.` : 'Demo accounts already exist; nothing to do.',
+    `Log in with any of these (password "${DEMO_PASSWORD}"):`,
+    ...demoBusinesses.map((b) => `  business  ${b.email}  (${b.name})`),
+    ...demoUsers.map((u) => `  user      ${u.email}  or username "${u.username}"`),
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+seed().catch((error: unknown) => {
+  process.stderr.write(`db:seed failed: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});
