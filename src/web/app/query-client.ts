@@ -1,5 +1,5 @@
 import { QueryClient } from '@tanstack/react-query';
-import { ApiError } from '../lib/api';
+import { ApiError, onUnauthorized } from '../lib/api';
 import { CACHE_TIME_MS, QUERY_RETRIES, RETRY_BASE_MS, RETRY_MAX_MS } from '../lib/constants';
 
 /** Seed §7: 3 retries, exponential back-off from 1 s capped at 30 s, 5-minute cache; a 4xx is not retried. */
@@ -18,3 +18,7 @@ export function createQueryClient(): QueryClient {
     },
   });
 }
+
+/** One cache for the signed-in screens; a lost session empties it so no one sees the last account's data. */
+export const queryClient = createQueryClient();
+onUnauthorized(() => queryClient.clear());

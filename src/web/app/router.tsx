@@ -5,6 +5,7 @@ import { lazyPage } from './lazy-page';
 import { RouteError } from './route-error';
 import { SessionSync } from './session-sync';
 
+const QueryShell = lazyPage(() => import('./query-shell'));
 const LandingPage = lazyPage(() => import('../features/landing/landing-page'));
 const SelectAccountPage = lazyPage(() => import('../features/auth/select-account-page'));
 const UserLoginPage = lazyPage(() => import('../features/auth/user-login-page'));
@@ -33,7 +34,10 @@ const UserCardPage = lazyPage(() => import('../features/user/user-card-page'));
 function PageLoading() {
   return (
     <div className="flex min-h-[50vh] items-center justify-center" role="status" aria-live="polite">
-      <span className="h-8 w-8 animate-spin rounded-full border-4 border-brand-200 border-t-brand-600" aria-hidden="true" />
+      <span
+        className="h-8 w-8 animate-spin rounded-full border-4 border-brand-200 border-t-brand-600"
+        aria-hidden="true"
+      />
       <span className="sr-only">Loading…</span>
     </div>
   );
@@ -56,37 +60,43 @@ export const router = createBrowserRouter([
       { path: '/faqs', element: page(<FaqsPage />) },
       { path: '/terms', element: page(<TermsPage />) },
       {
-        path: '/dashboard',
-        element: page(
-          <RequireRole role="business">
-            <BusinessLayout />
-          </RequireRole>,
-        ),
-        errorElement: <RouteError />,
+        // Screens that fetch data share one TanStack Query cache, loaded with them.
+        element: page(<QueryShell />),
         children: [
-          { index: true, element: page(<BusinessHomePage />) },
-          { path: 'giftcard', element: page(<BusinessGiftCardsPage />) },
-          { path: 'wallet', element: page(<BusinessWalletPage />) },
-          { path: 'notify', element: page(<BusinessNotificationsPage />) },
-          { path: 'support', element: page(<SupportPage />) },
-          { path: 'account', element: page(<BusinessAccountPage />) },
-        ],
-      },
-      {
-        path: '/user-dashboard',
-        element: page(
-          <RequireRole role="user">
-            <UserLayout />
-          </RequireRole>,
-        ),
-        errorElement: <RouteError />,
-        children: [
-          { index: true, element: page(<UserHomePage />) },
-          { path: 'profile', element: page(<UserProfilePage />) },
-          { path: 'mycards', element: page(<UserMyCardsPage />) },
-          { path: 'notify', element: page(<UserNotificationsPage />) },
-          { path: 'support', element: page(<SupportPage />) },
-          { path: 'card/:id', element: page(<UserCardPage />) },
+          {
+            path: '/dashboard',
+            element: page(
+              <RequireRole role="business">
+                <BusinessLayout />
+              </RequireRole>,
+            ),
+            errorElement: <RouteError />,
+            children: [
+              { index: true, element: page(<BusinessHomePage />) },
+              { path: 'giftcard', element: page(<BusinessGiftCardsPage />) },
+              { path: 'wallet', element: page(<BusinessWalletPage />) },
+              { path: 'notify', element: page(<BusinessNotificationsPage />) },
+              { path: 'support', element: page(<SupportPage />) },
+              { path: 'account', element: page(<BusinessAccountPage />) },
+            ],
+          },
+          {
+            path: '/user-dashboard',
+            element: page(
+              <RequireRole role="user">
+                <UserLayout />
+              </RequireRole>,
+            ),
+            errorElement: <RouteError />,
+            children: [
+              { index: true, element: page(<UserHomePage />) },
+              { path: 'profile', element: page(<UserProfilePage />) },
+              { path: 'mycards', element: page(<UserMyCardsPage />) },
+              { path: 'notify', element: page(<UserNotificationsPage />) },
+              { path: 'support', element: page(<SupportPage />) },
+              { path: 'card/:id', element: page(<UserCardPage />) },
+            ],
+          },
         ],
       },
       { path: '*', element: page(<NotFoundPage />) },

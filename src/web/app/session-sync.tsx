@@ -1,4 +1,3 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { Outlet, useNavigate } from 'react-router';
 import type { Session } from '../../shared/accounts/schemas';
@@ -11,29 +10,25 @@ import { setSignedIn, useGiftCardStore } from '../lib/store';
  */
 export function SessionSync() {
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
   const signedIn = useGiftCardStore((s) => Boolean(s.bizClient ?? s.userData));
 
   useEffect(
     () =>
       onUnauthorized(() => {
         useGiftCardStore.getState().reset();
-        queryClient.clear();
         navigate('/', { replace: true });
       }),
-    [navigate, queryClient],
+    [navigate],
   );
 
-  const session = useQuery({
-    queryKey: ['session'],
-    queryFn: () => api<Session>('/api/v1/auth/session'),
-    enabled: signedIn,
-    retry: false,
-  });
-
   useEffect(() => {
-    if (session.data) setSignedIn(session.data.account);
-  }, [session.data]);
+    if (!signedIn) return;
+    const controller = new AbortController();
+    api<Session>('/api/v1/auth/session', { signal: controller.signal })
+      .then((session) => setSignedIn(session.account))
+      .catch(() => undefined); // a 401 is handled by the listener above; a network error keeps the profile
+    return () => controller.abort();
+  }, [signedIn]);
 
   return <Outlet />;
 }
