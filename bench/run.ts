@@ -1,0 +1,16 @@
+import { execSync } from 'node:child_process';
+import { benchStartup } from './startup';
+
+/**
+ * `npm run bench`: speed targets are measured here, never in timed tests. Each benchmark prints a table.
+ * Run on a quiet machine; the figures in issue notes come from this command.
+ */
+execSync('node scripts/ensure-build.mjs', { stdio: 'inherit' });
+
+const benches: [string, () => Promise<Record<string, string>>][] = [['Start-up', benchStartup]];
+const only = process.argv[2];
+for (const [name, run] of benches) {
+  if (only && !name.toLowerCase().includes(only.toLowerCase())) continue;
+  console.log(`\n== ${name}`);
+  console.table(await run());
+}
