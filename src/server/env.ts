@@ -67,7 +67,9 @@ export class ConfigError extends Error {}
  * and kept in DATA_DIR/secrets.json so sessions survive a restart; in production a missing one stops start-up.
  */
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
-  const parsed = envSchema.safeParse(source);
+  // An empty value (`SESSION_SECRET=` in .env) means "not set", as in most .env tooling.
+  const present = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== ''));
+  const parsed = envSchema.safeParse(present);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
     throw new ConfigError(`Invalid configuration (see .env.example):\n  ${lines.join('\n  ')}`);
@@ -83,7 +85,13 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     }
     return { ...env, DATA_DIR: dataDir } as Config;
   }
-  const generated = developmentSecrets(dataDir);
+  let generated: ReturnType<typeof developmentSecrets>;
+  try {
+    generated = developmentSecrets(dataDir);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? String(error);
+    throw new ConfigError(`DATA_DIR (${dataDir}) is not a writable folder (${code}). Point DATA_DIR at one, or set the secrets.`);
+  }
   return {
     ...env,
     DATA_DIR: dataDir,

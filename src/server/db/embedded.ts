@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -27,7 +27,16 @@ interface Options {
  */
 export async function startEmbeddedPostgres(options: Options): Promise<EmbeddedDatabase> {
   const dir = path.join(options.dataDir, 'pg');
-  const password = readOrCreatePassword(options.dataDir);
+  let password: string;
+  try {
+    mkdirSync(options.dataDir, { recursive: true });
+    password = readOrCreatePassword(options.dataDir);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? String(error);
+    throw new EmbeddedDatabaseError(
+      `DATA_DIR (${options.dataDir}) is not a writable folder (${code}). Point DATA_DIR at one, or set DATABASE_URL.`,
+    );
+  }
   const running = runningServer(options.dataDir, dir);
   if (running?.ownerAlive) {
     // Another Giftmart process (the server, while `npm run db:seed` runs) owns it: share, don't stop it.
@@ -58,6 +67,8 @@ export async function startEmbeddedPostgres(options: Options): Promise<EmbeddedD
   try {
     if (!existsSync(path.join(dir, 'PG_VERSION'))) {
       mkdirSync(options.dataDir, { recursive: true });
+      // As root, PostgreSQL runs as `postgres`, which must be able to pass through DATA_DIR to reach pg/.
+      if (os.userInfo().uid === 0) chmodSync(options.dataDir, statSync(options.dataDir).mode | 0o011);
       await pgServer.initialise();
     }
     await pgServer.start();

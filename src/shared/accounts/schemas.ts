@@ -64,7 +64,9 @@ const password = z
   .min(PASSWORD_MIN_LENGTH, messages.passwordTooShort)
   .max(PASSWORD_MAX_LENGTH, messages.passwordTooLong);
 
-const confirmPassword = z.string({ error: messages.confirmRequired }).min(1, messages.confirmRequired);
+const confirmPassword = z
+  .string({ error: messages.confirmRequired })
+  .min(1, { message: messages.confirmRequired, abort: true });
 
 const username = z
   .string({ error: messages.usernameRequired })

@@ -121,15 +121,16 @@ export interface LoginContext {
 export async function logIn(deps: AuthDeps, input: Login, context: LoginContext): Promise<IssuedSession> {
   const identifier = input.email.trim().toLowerCase();
   const { config, db } = deps;
+  const account = identifier.includes('@')
+    ? await findAccountByEmail(db, identifier)
+    : await findUserByUsername(db, identifier);
+  // Counted per account (not per typed identifier), so a user's email and username share one budget.
   const limits: limiter.Limit[] = [
-    { key: `login:account:${identifier}`, max: config.LOGIN_MAX_FAILURES_PER_ACCOUNT, windowSeconds: config.LOGIN_FAILURE_WINDOW_SECONDS },
+    { key: `login:account:${account?.id ?? identifier}`, max: config.LOGIN_MAX_FAILURES_PER_ACCOUNT, windowSeconds: config.LOGIN_FAILURE_WINDOW_SECONDS },
     { key: `login:ip:${context.ip}`, max: config.LOGIN_MAX_FAILURES_PER_IP, windowSeconds: config.LOGIN_FAILURE_WINDOW_SECONDS },
   ];
   await limiter.assertAllowed(db, limits, 'Too many failed sign-in attempts.');
 
-  const account = identifier.includes('@')
-    ? await findAccountByEmail(db, identifier)
-    : await findUserByUsername(db, identifier);
   const passwordOk = await verifyPassword(account?.passwordHash ?? (await decoyHash()), input.password);
   if (!account || !passwordOk) {
     await limiter.hit(db, limits);

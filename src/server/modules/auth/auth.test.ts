@@ -79,7 +79,7 @@ function expectValidation(res: LightMyRequestResponse, field: string, message: s
   const body = res.json() as { code: string; message: string; details: { fieldErrors: Record<string, string[]> } };
   expect(body.code).toBe('VALIDATION_FAILED');
   expect(body.message).toBe(message);
-  expect(body.details.fieldErrors[field]).toContain(message);
+  expect(body.details.fieldErrors[field]).toEqual([message]);
 }
 
 const routes = [
@@ -571,6 +571,24 @@ describe('login rate limits', () => {
       expect((await login({ email, password: 'wrong-password' })).statusCode).toBe(401);
     }
     expect((await login({ email: input.email, password: DEFAULT_PASSWORD })).statusCode).toBe(429);
+  });
+
+  it('counts failures by username and by email against the same user', async () => {
+    const { input } = await registerUser();
+    for (let i = 0; i < max(); i++) {
+      const email = i % 2 === 0 ? input.email : input.username;
+      expect((await login({ email, password: 'wrong-password' })).statusCode).toBe(401);
+    }
+    expect((await login({ email: input.email, password: DEFAULT_PASSWORD })).statusCode).toBe(429);
+    expect((await login({ email: input.username, password: DEFAULT_PASSWORD })).statusCode).toBe(429);
+  });
+
+  it('a successful login by username clears failures made by email', async () => {
+    const { input } = await registerUser();
+    await fail(input.email, max() - 1);
+    expect((await login({ email: input.username, password: DEFAULT_PASSWORD })).statusCode).toBe(200);
+    await fail(input.email, max() - 1);
+    expect((await login({ email: input.email, password: DEFAULT_PASSWORD })).statusCode).toBe(200);
   });
 
   it('limits the bearer-token route and the cookie route together', async () => {
