@@ -1,0 +1,75 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inject } from 'vitest';
+import { buildApp } from '../app';
+import { connectDatabase, type Database } from '../db/client';
+import { loadConfig } from '../env';
+
+let webRoot: string;
+let database: Database;
+let app: Awaited<ReturnType<typeof buildApp>>;
+
+beforeAll(async () => {
+  webRoot = mkdtempSync(path.join(os.tmpdir(), 'giftmart-web-'));
+  mkdirSync(path.join(webRoot, 'assets'));
+  writeFileSync(path.join(webRoot, 'index.html'), '<!doctype html><div id="root"></div>');
+  writeFileSync(path.join(webRoot, 'assets', 'index-abc123.js'), `console.log(${JSON.stringify('x'.repeat(5000))});`);
+  writeFileSync(path.join(webRoot, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+  database = connectDatabase(inject('databaseUrl'), { max: 2 });
+  const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: 'data/test-vitest-app', LOG_LEVEL: 'silent' });
+  app = await buildApp({ config, db: database.db, webRoot, logger: false });
+});
+
+afterAll(async () => {
+  await app.close();
+  await database.close();
+  rmSync(webRoot, { recursive: true, force: true });
+});
+
+describe('serving the web app', () => {
+  it('caches hashed assets for a year and compresses them', async () => {
+    const res = await app.inject({ url: '/assets/index-abc123.js', headers: { 'accept-encoding': 'gzip' } });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(res.headers['content-encoding']).toBe('gzip');
+  });
+
+  it('answers web routes with index.html, never cached (history fallback)', async () => {
+    for (const url of ['/', '/dashboard/wallet', '/user-dashboard/card/123?x=1']) {
+      const res = await app.inject({ url });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers['content-type']).toContain('text/html');
+      expect(res.headers['cache-control']).toBe('no-cache');
+      expect(res.body).toContain('<div id="root">');
+    }
+  });
+
+  it('sends security headers with a CSP the app satisfies (scripts only from itself)', async () => {
+    const res = await app.inject({ url: '/' });
+    const csp = String(res.headers['content-security-policy']);
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).not.toContain("script-src 'self' 'unsafe-inline'");
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+  });
+
+  it('answers a missing file with 404 and an unknown API path with JSON 404, not the page', async () => {
+    const file = await app.inject({ url: '/missing.png' });
+    expect(file.statusCode).toBe(404);
+    const apiRes = await app.inject({ url: '/api/v1/unknown' });
+    expect(apiRes.statusCode).toBe(404);
+    expect(apiRes.json()).toMatchObject({ code: 'NOT_FOUND' });
+    const post = await app.inject({ method: 'POST', url: '/api/nothing', payload: {} });
+    expect(post.statusCode).toBe(404);
+    expect(post.json()).toMatchObject({ code: 'NOT_FOUND' });
+  });
+
+  it('serves the interactive API docs', async () => {
+    const page = await app.inject({ url: '/api/docs/' });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toContain('text/html');
+    expect(page.body).toContain('swagger-initializer.js');
+  });
+});
