@@ -22,6 +22,9 @@ export async function expectNoSeriousA11yViolations(page: Page): Promise<void> {
 }
 
 /** Registers an account through the API (fast set-up for journeys that are not about registering). */
+export async function registerViaApi(page: Page, role: 'business'): Promise<ReturnType<typeof businessInput>>;
+export async function registerViaApi(page: Page, role: 'user'): Promise<ReturnType<typeof userInput>>;
+export async function registerViaApi(page: Page, role: 'business' | 'user'): Promise<{ email: string }>;
 export async function registerViaApi(page: Page, role: 'business' | 'user') {
   const input = role === 'business' ? businessInput() : userInput();
   const res = await page.request.post(role === 'business' ? '/api/v1/businesses' : '/api/v1/users', { data: input });

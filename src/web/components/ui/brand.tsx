@@ -10,7 +10,9 @@ export function Wordmark({ to, light = false, className = '' }: { to?: string; l
         <rect x="12" y="22" width="40" height="8" fill="#c7d2fe" />
         <rect x="29" y="22" width="6" height="28" fill="#f59e0b" />
       </svg>
-      Gift<span className={light ? 'text-amber-300' : 'text-brand-600'}>mart</span>
+      <span>
+        Gift<span className={light ? 'text-amber-300' : 'text-brand-600'}>mart</span>
+      </span>
     </span>
   );
   return to ? (

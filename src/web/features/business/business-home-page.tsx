@@ -1,3 +1,79 @@
+import { Link } from 'react-router';
+import { Icon, icons, PageHeader } from '../../components/dashboard-shell';
+import { useGiftCardStore } from '../../lib/store';
+import { BalanceCard } from './balance-card';
+
+const pending = [
+  { label: 'Set transaction pin', icon: icons.key },
+  { label: 'Add default bank', icon: icons.bank },
+];
+
+/** Seed §2 business "Home": welcome, balance, quick actions, promos and the pending set-up steps. */
 export default function BusinessHomePage() {
-  return <h1 className="p-6 text-2xl font-bold">Home</h1>;
+  const business = useGiftCardStore((s) => s.bizClient);
+  return (
+    <>
+      <PageHeader title={`Welcome, ${business?.name ?? ''}`}>Here is how your business is doing on Giftmart.</PageHeader>
+
+      <div className="grid gap-6 lg:grid-cols-3">
+        <div className="lg:col-span-2">
+          <BalanceCard withdrawLink />
+        </div>
+        <section aria-labelledby="quick-actions" className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
+          <h2 id="quick-actions" className="text-base font-semibold text-slate-900">
+            Quick Actions
+          </h2>
+          <Link
+            to="/dashboard/giftcard"
+            className="mt-4 flex items-center gap-4 rounded-xl border border-slate-200 p-4 transition hover:border-brand-300 hover:bg-brand-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600"
+          >
+            <span className="flex h-11 w-11 items-center justify-center rounded-xl bg-brand-100 text-brand-700">
+              <Icon path={icons.gift} className="h-6 w-6" />
+            </span>
+            <span className="flex-1 font-semibold text-slate-900">Sell Gift Card</span>
+            <Icon path={icons.arrowRight} className="h-5 w-5 text-slate-500" />
+          </Link>
+        </section>
+      </div>
+
+      <section aria-labelledby="top-gift-cards" className="mt-8">
+        <h2 id="top-gift-cards" className="text-lg font-semibold text-slate-900">
+          Top Gift Cards
+        </h2>
+        <ul className="mt-4 grid gap-4 sm:grid-cols-2">
+          {['from-amber-500 to-orange-600', 'from-emerald-600 to-teal-700'].map((gradient) => (
+            <li key={gradient}>
+              <Link
+                to="/dashboard/giftcard"
+                className={`relative flex min-h-36 flex-col justify-between overflow-hidden rounded-2xl bg-gradient-to-br ${gradient} p-6 text-white shadow-sm transition hover:-translate-y-0.5 hover:shadow-md focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600`}
+              >
+                <span aria-hidden="true" className="absolute -right-6 -top-6 h-28 w-28 rounded-full bg-white/15" />
+                <Icon path={icons.tag} className="relative h-7 w-7" />
+                <span className="relative mt-6 max-w-[14rem] text-xl font-bold leading-snug [text-shadow:0_1px_2px_rgb(0_0_0/0.25)]">
+                  Trade gift cards for Fast Cash
+                </span>
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </section>
+
+      <section aria-labelledby="pending" className="mt-8 rounded-2xl border border-slate-200 bg-white shadow-sm">
+        <h2 id="pending" className="px-6 pt-5 text-lg font-semibold text-slate-900">
+          Pending
+        </h2>
+        <ul className="mt-2 divide-y divide-slate-100">
+          {pending.map((item) => (
+            <li key={item.label} className="flex items-center gap-4 px-6 py-4">
+              <span className="flex h-10 w-10 items-center justify-center rounded-full bg-slate-100 text-slate-700">
+                <Icon path={item.icon} />
+              </span>
+              <span className="flex-1 font-medium text-slate-900">{item.label}</span>
+              <span className="rounded-full bg-amber-100 px-2.5 py-1 text-xs font-bold tracking-wide text-amber-900">PENDING</span>
+            </li>
+          ))}
+        </ul>
+      </section>
+    </>
+  );
 }

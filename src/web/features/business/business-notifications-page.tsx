@@ -1,3 +1,11 @@
+import { NoNotifications, PageHeader } from '../../components/dashboard-shell';
+
+/** Seed §2 business "Notification": no notifications exist yet, so the empty state shows. */
 export default function BusinessNotificationsPage() {
-  return <h1 className="p-6 text-2xl font-bold">Notification</h1>;
+  return (
+    <>
+      <PageHeader title="Notification" />
+      <NoNotifications />
+    </>
+  );
 }

@@ -1,3 +1,11 @@
+import { EmptyState, icons, PageHeader } from '../../components/dashboard-shell';
+
+/** Seed §2 "My Gift Cards": the seed's empty state, word for word. */
 export default function UserMyCardsPage() {
-  return <h1 className="p-6 text-2xl font-bold">My Gift Cards</h1>;
+  return (
+    <>
+      <PageHeader title="My Gift Cards" />
+      <EmptyState sentence icon={icons.cards} title="Whoops! No Activity" text="You'll see your gift cards soon." />
+    </>
+  );
 }

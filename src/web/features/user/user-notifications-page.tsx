@@ -1,3 +1,11 @@
+import { NoNotifications, PageHeader } from '../../components/dashboard-shell';
+
+/** Seed §2 user "Notifications": no notifications exist yet, so the empty state shows. */
 export default function UserNotificationsPage() {
-  return <h1 className="p-6 text-2xl font-bold">Notifications</h1>;
+  return (
+    <>
+      <PageHeader title="Notifications" />
+      <NoNotifications />
+    </>
+  );
 }
