@@ -4,10 +4,15 @@ import helmet from '@fastify/helmet';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { randomUUID } from 'node:crypto';
+import path from 'node:path';
 import type { Db } from './db/client';
 import type { Config } from './env';
 import { authRoutes } from './modules/auth/auth.routes';
+import { giftCardRoutes } from './modules/gift-cards/gift-cards.routes';
 import { legacyAuthRoutes } from './modules/legacy/legacy-auth.routes';
+import { legacyCardRoutes } from './modules/legacy/legacy-cards.routes';
+import { uploadsRoutes } from './modules/uploads/uploads.routes';
+import { diskStorage, type Storage } from './modules/uploads/storage';
 import { configRoutes, healthRoutes } from './modules/meta/meta.routes';
 import { walletRoutes } from './modules/wallet/wallet.routes';
 import { registerAuth } from './plugins/auth';
@@ -20,6 +25,8 @@ export interface AppOptions {
   db: Db;
   /** Folder of the built web app (dist/web); omitted in API tests. */
   webRoot?: string;
+  /** Where uploads go; defaults to DATA_DIR/uploads on disk. */
+  storage?: Storage;
   logger?: boolean;
 }
 
@@ -70,7 +77,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(cookie);
   await registerOpenApi(app);
 
-  const deps = { config, db };
+  const deps = { config, db, storage: options.storage ?? diskStorage(path.join(config.DATA_DIR, 'uploads')) };
   await app.register(registerAuth, deps);
   await app.register(healthRoutes, { prefix: '/api', ...deps });
   await app.register(
@@ -78,10 +85,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await v1.register(configRoutes, deps);
       await v1.register(authRoutes, deps);
       await v1.register(walletRoutes, deps);
+      await v1.register(giftCardRoutes, deps);
     },
     { prefix: '/api/v1' },
   );
   await app.register(legacyAuthRoutes, { prefix: '/api', ...deps });
+  await app.register(legacyCardRoutes, { prefix: '/api', ...deps });
+  await app.register(uploadsRoutes, deps);
   await registerWeb(app, options.webRoot);
   return app;
 }

@@ -48,6 +48,8 @@ const envSchema = z.object({
     .regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code such as NGN')
     .default('NGN'),
   SUPPORT_EMAIL: z.email().default('support@giftmart.ng'),
+  GIFT_CARD_MAX_AMOUNT_MINOR: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER).default(100_000_000),
+  LOGO_MAX_BYTES: z.coerce.number().int().positive().default(2 * 1024 * 1024),
   LOGIN_MAX_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).default(5),
   LOGIN_MAX_FAILURES_PER_IP: z.coerce.number().int().min(1).default(30),
   LOGIN_FAILURE_WINDOW_SECONDS: z.coerce.number().int().min(1).default(900),

@@ -2,49 +2,29 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { loginSchema, registerBusinessSchema, registerUserSchema } from '../../../shared/accounts/schemas';
 import { apiErrorSchema } from '../../../shared/errors';
-import { toLegacyMajorUnits } from '../../../shared/money';
 import { setSessionCookie } from '../../plugins/auth';
 import type { AccountRow } from '../accounts/accounts.repository';
 import * as auth from '../auth/auth.service';
-import { walletBalance } from '../ledger/ledger.service';
+import { listOwnCards } from '../gift-cards/gift-cards.service';
+import { LEGACY_LIST_LIMIT } from './legacy-cards.routes';
+import { envelope, legacyBusinessSchema, toLegacyBusiness } from './legacy-shapes';
 
 /**
  * The old back end's paths (seed §7), kept so its client keeps working: same payloads, `{ message, data }`
  * answers, real status codes, and the same rules and session cookie as /api/v1.
  */
-const legacyBusinessSession = z
-  .object({
-    _id: z.string(),
-    name: z.string(),
-    Balance: z.number().describe('Wallet balance in major units (naira), as the old client shows it'),
-    email: z.string(),
-    phoneNumber: z.string(),
-    giftCard: z.array(z.unknown()),
-    logo: z.string(),
-  })
-  .meta({ id: 'LegacyBusinessSession' });
-
 const legacyUserSession = z
   .object({ _id: z.string(), name: z.string(), username: z.string(), email: z.string(), phoneNumber: z.string() })
   .meta({ id: 'LegacyUserSession' });
 
-const envelope = <T extends z.ZodType>(data: T) => z.object({ message: z.string(), data });
 const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema, 409: apiErrorSchema, 429: apiErrorSchema };
 
 export const legacyAuthRoutes: FastifyPluginAsyncZod<auth.AuthDeps> = async (app, deps) => {
   const production = deps.config.NODE_ENV === 'production';
 
-  async function businessSession(account: AccountRow): Promise<z.infer<typeof legacyBusinessSession>> {
-    const balance = await walletBalance(deps.db, account.id, deps.config.CURRENCY);
-    return {
-      _id: account.id,
-      name: account.name,
-      Balance: toLegacyMajorUnits(balance),
-      email: account.email,
-      phoneNumber: account.phone,
-      giftCard: [],
-      logo: account.logoKey ? `/uploads/${account.logoKey}` : '',
-    };
+  async function businessSession(account: AccountRow) {
+    const cards = await listOwnCards(deps, account.id, { limit: LEGACY_LIST_LIMIT, sort: 'newest' });
+    return toLegacyBusiness(deps.db, deps.config.CURRENCY, account, cards.items);
   }
 
   function userSession(account: AccountRow): z.infer<typeof legacyUserSession> {
@@ -64,7 +44,7 @@ export const legacyAuthRoutes: FastifyPluginAsyncZod<auth.AuthDeps> = async (app
         tags: ['legacy'],
         summary: 'Register a business (old client)',
         body: registerBusinessSchema,
-        response: { 201: envelope(legacyBusinessSession), ...errors },
+        response: { 201: envelope(legacyBusinessSchema), ...errors },
       },
     },
     async (request, reply) => {
@@ -96,7 +76,7 @@ export const legacyAuthRoutes: FastifyPluginAsyncZod<auth.AuthDeps> = async (app
         tags: ['legacy'],
         summary: 'Log in as a business (old client); also sets the session cookie',
         body: loginSchema,
-        response: { 200: envelope(legacyBusinessSession), ...errors },
+        response: { 200: envelope(legacyBusinessSchema), ...errors },
       },
     },
     async (request, reply) => {

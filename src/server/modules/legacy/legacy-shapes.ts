@@ -1,0 +1,65 @@
+import { z } from 'zod';
+import type { GiftCard } from '../../../shared/gift-cards/schemas';
+import { toLegacyMajorUnits } from '../../../shared/money';
+import type { Db } from '../../db/client';
+import type { AccountRow } from '../accounts/accounts.repository';
+import { walletBalance } from '../ledger/ledger.service';
+
+/** The old back end's shapes (PRODUCT.md "API"), shared by the legacy routes. */
+export const envelope = <T extends z.ZodType>(data: T) => z.object({ message: z.string(), data });
+
+export const legacyCardSchema = z
+  .object({
+    _id: z.string(),
+    name: z.string().describe('The business name'),
+    BrandLogo: z.string(),
+    moneyWorth: z.number().describe('Face value in major units (naira), as the old client shows it'),
+    colour: z.string(),
+    uniqueID: z.string(),
+  })
+  .meta({ id: 'LegacyGiftCard' });
+
+export const legacyBusinessSchema = z
+  .object({
+    _id: z.string(),
+    name: z.string(),
+    Balance: z.number().describe('Wallet balance in major units (naira), as the old client shows it'),
+    email: z.string(),
+    phoneNumber: z.string(),
+    giftCard: z.array(legacyCardSchema),
+    logo: z.string(),
+  })
+  .meta({ id: 'LegacyBusinessSession' });
+
+export const legacyPublicBusinessSchema = z
+  .object({ _id: z.string(), name: z.string(), logo: z.string(), giftCard: z.array(legacyCardSchema) })
+  .meta({ id: 'LegacyPublicBusiness' });
+
+export function toLegacyCard(card: GiftCard): z.infer<typeof legacyCardSchema> {
+  return {
+    _id: card.id,
+    name: card.businessName,
+    BrandLogo: card.brandLogoUrl ?? '',
+    moneyWorth: toLegacyMajorUnits(card.amount),
+    colour: card.colour,
+    uniqueID: card.uniqueId,
+  };
+}
+
+export async function toLegacyBusiness(
+  db: Db,
+  currency: string,
+  account: AccountRow,
+  cards: GiftCard[],
+): Promise<z.infer<typeof legacyBusinessSchema>> {
+  const balance = await walletBalance(db, account.id, currency);
+  return {
+    _id: account.id,
+    name: account.name,
+    Balance: toLegacyMajorUnits(balance),
+    email: account.email,
+    phoneNumber: account.phone,
+    giftCard: cards.map(toLegacyCard),
+    logo: account.logoKey ? `/uploads/${account.logoKey}` : '',
+  };
+}

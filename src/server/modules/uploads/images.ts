@@ -1,0 +1,56 @@
+import sharp from 'sharp';
+import { AppError } from '../../lib/app-error';
+
+export const MAX_IMAGE_SIDE = 4096;
+
+type Kind = 'png' | 'jpg' | 'webp';
+
+/** What the bytes say the file is: PNG, JPEG or WebP signatures; anything else (SVG, HTML, text) is null. */
+export function sniffImage(bytes: Buffer): Kind | null {
+  if (bytes.length >= 8 && bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])))
+    return 'png';
+  if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'jpg';
+  if (bytes.length >= 12 && bytes.toString('ascii', 0, 4) === 'RIFF' && bytes.toString('ascii', 8, 12) === 'WEBP')
+    return 'webp';
+  return null;
+}
+
+const refused = (message: string) => new AppError('VALIDATION_FAILED', message, { details: { fieldErrors: { logo: [message] } } });
+
+/**
+ * Accepts a logo only when its bytes are a whole PNG, JPEG or WebP of at most 4096×4096, then re-encodes
+ * it (dropping metadata and anything hidden after the image) in its own format.
+ */
+export async function checkLogo(bytes: Buffer): Promise<{ body: Buffer; extension: Kind }> {
+  const kind = sniffImage(bytes);
+  if (!kind) throw refused('The logo must be a PNG, JPEG or WebP image.');
+  let image: ReturnType<typeof sharp>;
+  let width = 0;
+  let height = 0;
+  try {
+    // failOn 'truncated' refuses an image whose data stops early; limitInputPixels guards memory.
+    image = sharp(bytes, { failOn: 'truncated', limitInputPixels: MAX_IMAGE_SIDE * MAX_IMAGE_SIDE });
+    const meta = await image.metadata();
+    width = meta.width ?? 0;
+    height = meta.height ?? 0;
+  } catch {
+    throw refused('That image is damaged or incomplete. Please choose another file.');
+  }
+  if (width > MAX_IMAGE_SIDE || height > MAX_IMAGE_SIDE) {
+    throw refused(`The logo can be at most ${MAX_IMAGE_SIDE}×${MAX_IMAGE_SIDE} pixels.`);
+  }
+  try {
+    const pipeline = image.rotate();
+    const body =
+      kind === 'png'
+        ? await pipeline.png().toBuffer()
+        : kind === 'jpg'
+          ? await pipeline.jpeg({ quality: 90 }).toBuffer()
+          : await pipeline.webp({ quality: 90 }).toBuffer();
+    return { body, extension: kind };
+  } catch {
+    throw refused('That image is damaged or incomplete. Please choose another file.');
+  }
+}
+
+export const contentTypes: Record<Kind, string> = { png: 'image/png', jpg: 'image/jpeg', webp: 'image/webp' };
