@@ -86,6 +86,7 @@ export const giftCardPageSchema = z
   .object({
     items: z.array(giftCardSchema),
     nextCursor: z.string().nullable().describe('Pass as `cursor` for the next page; null on the last page'),
+    total: z.number().int().optional().describe("How many cards in all (a business's own list only)"),
   })
   .meta({ id: 'GiftCardPage' });
 export type GiftCardPage = z.infer<typeof giftCardPageSchema>;

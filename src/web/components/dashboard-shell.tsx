@@ -383,9 +383,22 @@ export interface TabItem {
 }
 
 /** WAI-ARIA tabs: arrow keys (and Home/End) move between tabs and select them; Tab goes to the panel. */
-export function Tabs({ label, tabs }: { label: string; tabs: TabItem[] }) {
+export function Tabs({
+  label,
+  tabs,
+  selected: controlled,
+  onSelect,
+}: {
+  label: string;
+  tabs: TabItem[];
+  /** Pass both to control the selected tab from outside (e.g. switch tabs after a form is sent). */
+  selected?: string;
+  onSelect?: (id: string) => void;
+}) {
   const baseId = useId();
-  const [selected, setSelected] = useState(tabs[0]?.id ?? '');
+  const [uncontrolled, setUncontrolled] = useState(tabs[0]?.id ?? '');
+  const selected = controlled ?? uncontrolled;
+  const setSelected = (id: string) => (onSelect ? onSelect(id) : setUncontrolled(id));
   const tabRefs = useRef<Array<HTMLButtonElement | null>>([]);
 
   function select(index: number) {

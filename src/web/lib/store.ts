@@ -1,6 +1,7 @@
 import { create } from 'zustand';
 import { createJSONStorage, persist } from 'zustand/middleware';
 import type { Account } from '../../shared/accounts/schemas';
+import type { GiftCard } from '../../shared/gift-cards/schemas';
 import { PERSIST_KEY, PERSIST_VERSION } from './constants';
 
 /**
@@ -11,12 +12,12 @@ import { PERSIST_KEY, PERSIST_VERSION } from './constants';
 export interface GiftCardState {
   bizClient: Account | null;
   userData: Account | null;
-  DataCard: Record<string, unknown> | null;
+  DataCard: GiftCard | null;
   login(account: Account): void;
   Userlogin(account: Account): void;
   logout(): void;
   Userlogout(): void;
-  creatingCard(card: Record<string, unknown>): void;
+  creatingCard(card: GiftCard): void;
   /** Forget everything (the server said the session is gone). */
   reset(): void;
 }

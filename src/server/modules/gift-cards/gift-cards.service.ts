@@ -131,6 +131,7 @@ export async function listOwnCards(
   return {
     items: page.map(toGiftCard),
     nextCursor: query.sort === 'newest' && rows.length > query.limit ? encodeCursor(page[page.length - 1]!) : null,
+    total: await countGiftCards(deps.db, businessId, false),
   };
 }
 

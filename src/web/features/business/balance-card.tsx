@@ -50,10 +50,19 @@ export function BalanceCard({ withdrawLink = false }: { withdrawLink?: boolean }
       aria-labelledby={headingId}
       className="relative overflow-hidden rounded-2xl bg-gradient-to-br from-brand-700 via-brand-600 to-violet-700 p-6 text-white shadow-md"
     >
-      <div aria-hidden="true" className="pointer-events-none absolute -right-10 -top-12 h-40 w-40 rounded-full bg-white/10" />
-      <div aria-hidden="true" className="pointer-events-none absolute -bottom-16 right-16 h-36 w-36 rounded-full bg-white/5" />
+      <div
+        aria-hidden="true"
+        className="pointer-events-none absolute -right-10 -top-12 h-40 w-40 rounded-full bg-white/10"
+      />
+      <div
+        aria-hidden="true"
+        className="pointer-events-none absolute -bottom-16 right-16 h-36 w-36 rounded-full bg-white/5"
+      />
       <div className="relative flex items-center justify-between gap-3">
-        <h2 id={headingId} className="flex items-center gap-2 text-sm font-semibold tracking-wide text-brand-50">
+        <h2
+          id={headingId}
+          className="flex items-center gap-2 text-sm font-semibold tracking-wide text-brand-50"
+        >
           <Icon path={icons.wallet} className="h-5 w-5" />
           Available balance
         </h2>
@@ -68,7 +77,10 @@ export function BalanceCard({ withdrawLink = false }: { withdrawLink?: boolean }
           <Icon path={shown ? icons.eyeOff : icons.eye} className="h-5 w-5" />
         </button>
       </div>
-      <p aria-live="polite" className="relative mt-4 min-h-10 text-3xl font-bold tracking-tight tabular-nums md:text-4xl">
+      <p
+        aria-live="polite"
+        className="relative mt-4 min-h-10 text-3xl font-bold tracking-tight tabular-nums md:text-4xl"
+      >
         {amount}
       </p>
       {withdrawLink ? (

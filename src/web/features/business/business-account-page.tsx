@@ -1,28 +1,28 @@
-import { Avatar, PageHeader, SecuritySettings, Tabs } from '../../components/dashboard-shell';
+import { useQuery } from '@tanstack/react-query';
+import { PageHeader, SecuritySettings, Tabs } from '../../components/dashboard-shell';
 import { useGiftCardStore } from '../../lib/store';
-
-/** Gift cards are not created yet, so every business has made none. */
-const GIFT_CARDS_CREATED = 0;
+import { cardKeys, listOwnCards } from '../gift-cards/api';
+import { LogoForm } from './logo-form';
 
 function Personal() {
   const business = useGiftCardStore((s) => s.bizClient);
   const name = business?.name ?? '';
+  const businessId = business?.id ?? '';
+  const created = useQuery({
+    queryKey: [...cardKeys.own(businessId), 'count'],
+    queryFn: () => listOwnCards(businessId, undefined, 'newest', 1),
+    enabled: Boolean(businessId),
+  });
   return (
     <div className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
       <div className="flex flex-col items-start gap-5 sm:flex-row sm:items-center">
-        <Avatar
-          name={name}
-          src={business?.logoUrl}
-          alt={`${name} logo`}
-          decorative={!business?.logoUrl}
-          className="h-20 w-20 text-3xl"
-        />
-        <div className="min-w-0">
-          <h2 className="truncate text-xl font-bold text-slate-900">{name}</h2>
-          <p className="mt-1 text-sm font-semibold text-brand-700">
-            {GIFT_CARDS_CREATED} Giftcards Created
-          </p>
-        </div>
+        <LogoForm />
+      </div>
+      <div className="mt-6 min-w-0">
+        <h2 className="truncate text-xl font-bold text-slate-900">{name}</h2>
+        <p className="mt-1 text-sm font-semibold text-brand-700">
+          {created.data ? `${created.data.total ?? 0} Giftcards Created` : 'Counting your gift cards…'}
+        </p>
       </div>
       <dl className="mt-6 divide-y divide-slate-100 border-t border-slate-100">
         <div className="grid gap-1 py-4 sm:grid-cols-3">

@@ -1,7 +1,12 @@
+import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
+import { formatMoney } from '../../../shared/money';
 import { Icon, icons, PageHeader } from '../../components/dashboard-shell';
 import { useGiftCardStore } from '../../lib/store';
+import { cardKeys, listOwnCards } from '../gift-cards/api';
 import { BalanceCard } from './balance-card';
+
+const PROMO_GRADIENTS = ['from-amber-600 to-orange-700', 'from-emerald-700 to-teal-800'];
 
 const pending = [
   { label: 'Set transaction pin', icon: icons.key },
@@ -11,15 +16,26 @@ const pending = [
 /** Seed §2 business "Home": welcome, balance, quick actions, promos and the pending set-up steps. */
 export default function BusinessHomePage() {
   const business = useGiftCardStore((s) => s.bizClient);
+  const businessId = business?.id ?? '';
+  const top = useQuery({
+    queryKey: cardKeys.topOwn(businessId),
+    queryFn: () => listOwnCards(businessId, undefined, 'best-selling', 2),
+    enabled: Boolean(businessId),
+  });
   return (
     <>
-      <PageHeader title={`Welcome, ${business?.name ?? ''}`}>Here is how your business is doing on Giftmart.</PageHeader>
+      <PageHeader title={`Welcome, ${business?.name ?? ''}`}>
+        Here is how your business is doing on Giftmart.
+      </PageHeader>
 
       <div className="grid gap-6 lg:grid-cols-3">
         <div className="lg:col-span-2">
           <BalanceCard withdrawLink />
         </div>
-        <section aria-labelledby="quick-actions" className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
+        <section
+          aria-labelledby="quick-actions"
+          className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm"
+        >
           <h2 id="quick-actions" className="text-base font-semibold text-slate-900">
             Quick Actions
           </h2>
@@ -41,24 +57,40 @@ export default function BusinessHomePage() {
           Top Gift Cards
         </h2>
         <ul className="mt-4 grid gap-4 sm:grid-cols-2">
-          {['from-amber-500 to-orange-600', 'from-emerald-600 to-teal-700'].map((gradient) => (
-            <li key={gradient}>
-              <Link
-                to="/dashboard/giftcard"
-                className={`relative flex min-h-36 flex-col justify-between overflow-hidden rounded-2xl bg-gradient-to-br ${gradient} p-6 text-white shadow-sm transition hover:-translate-y-0.5 hover:shadow-md focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600`}
-              >
-                <span aria-hidden="true" className="absolute -right-6 -top-6 h-28 w-28 rounded-full bg-white/15" />
-                <Icon path={icons.tag} className="relative h-7 w-7" />
-                <span className="relative mt-6 max-w-[14rem] text-xl font-bold leading-snug [text-shadow:0_1px_2px_rgb(0_0_0/0.25)]">
-                  Trade gift cards for Fast Cash
-                </span>
-              </Link>
-            </li>
-          ))}
+          {PROMO_GRADIENTS.map((gradient, index) => {
+            const card = top.data?.items[index];
+            return (
+              <li key={gradient}>
+                <Link
+                  to={card ? `/dashboard/giftcard?tab=list#card-${card.id}` : '/dashboard/giftcard'}
+                  className={`relative flex min-h-36 flex-col justify-between overflow-hidden rounded-2xl bg-gradient-to-br ${gradient} p-6 text-white shadow-sm transition hover:-translate-y-0.5 hover:shadow-md focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600`}
+                >
+                  <span
+                    aria-hidden="true"
+                    className="absolute -right-6 -top-6 h-28 w-28 rounded-full bg-white/15"
+                  />
+                  <Icon path={icons.tag} className="relative h-7 w-7" />
+                  <span className="relative mt-6 max-w-[16rem] text-xl font-bold leading-snug [text-shadow:0_1px_2px_rgb(0_0_0/0.25)]">
+                    Trade gift cards for Fast Cash
+                  </span>
+                  <span className="relative mt-1 text-sm font-medium text-white [text-shadow:0_1px_2px_rgb(0_0_0/0.35)]">
+                    {card
+                      ? `${index === 0 ? 'Best seller' : 'Runner-up'}: ${formatMoney(card.amount)} · ${card.soldCount} sold`
+                      : index === 0 && !top.data?.items.length
+                        ? 'Create your first card'
+                        : 'Create another card'}
+                  </span>
+                </Link>
+              </li>
+            );
+          })}
         </ul>
       </section>
 
-      <section aria-labelledby="pending" className="mt-8 rounded-2xl border border-slate-200 bg-white shadow-sm">
+      <section
+        aria-labelledby="pending"
+        className="mt-8 rounded-2xl border border-slate-200 bg-white shadow-sm"
+      >
         <h2 id="pending" className="px-6 pt-5 text-lg font-semibold text-slate-900">
           Pending
         </h2>
@@ -69,7 +101,9 @@ export default function BusinessHomePage() {
                 <Icon path={item.icon} />
               </span>
               <span className="flex-1 font-medium text-slate-900">{item.label}</span>
-              <span className="rounded-full bg-amber-100 px-2.5 py-1 text-xs font-bold tracking-wide text-amber-900">PENDING</span>
+              <span className="rounded-full bg-amber-100 px-2.5 py-1 text-xs font-bold tracking-wide text-amber-900">
+                PENDING
+              </span>
             </li>
           ))}
         </ul>

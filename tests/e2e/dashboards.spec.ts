@@ -1,0 +1,119 @@
+import { expect, test, type Page } from '@playwright/test';
+import { expectNoSeriousA11yViolations, logInViaForm, registerViaApi } from './support';
+
+async function sidebarWidth(page: Page, navLabel: string): Promise<number> {
+  const box = await page.locator('aside').filter({ has: page.getByRole('navigation', { name: navLabel }) }).boundingBox();
+  return box?.width ?? 0;
+}
+
+test.describe('business dashboard', () => {
+  test('the sidebar is 250 px wide at 1280, 60 px with named icons at 900, and a 250×400 menu at 375', async ({ page }) => {
+    const input = await registerViaApi(page, 'business');
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await logInViaForm(page, 'business', input.email);
+    const nav = page.getByRole('navigation', { name: 'Business dashboard' });
+    await expect(page.getByRole('heading', { level: 1, name: `Welcome, ${input.name}` })).toBeVisible();
+    expect(await sidebarWidth(page, 'Business dashboard')).toBe(250);
+    for (const label of ['Home', 'Gift Cards', 'Wallet', 'Notification', 'Support', 'Account']) {
+      await expect(nav.getByRole('link', { name: label })).toBeVisible();
+    }
+    await expect(nav.getByRole('link', { name: 'Home' })).toHaveAttribute('aria-current', 'page');
+    await nav.getByRole('link', { name: 'Wallet' }).click();
+    await expect(page).toHaveURL(/\/dashboard\/wallet$/);
+    await expect(nav.getByRole('link', { name: 'Wallet' })).toHaveAttribute('aria-current', 'page');
+    await expect(nav.getByRole('link', { name: 'Home' })).not.toHaveAttribute('aria-current', 'page');
+
+    await page.setViewportSize({ width: 900, height: 800 });
+    expect(await sidebarWidth(page, 'Business dashboard')).toBe(60);
+    await expect(nav.getByRole('link', { name: 'Account' })).toBeVisible();
+    await nav.getByRole('link', { name: 'Account' }).click();
+    await expect(page).toHaveURL(/\/dashboard\/account$/);
+
+    await page.setViewportSize({ width: 375, height: 812 });
+    await expect(page.locator('aside')).toBeHidden();
+    const menuButton = page.getByRole('button', { name: 'Open menu' });
+    await expect(menuButton).toHaveAttribute('aria-expanded', 'false');
+    await menuButton.click();
+    await expect(menuButton).toHaveAttribute('aria-expanded', 'true');
+    const menu = page.locator(`#${await menuButton.getAttribute('aria-controls')}`);
+    const box = await menu.boundingBox();
+    expect(box?.width).toBe(250);
+    expect(box?.height).toBe(400);
+    await menu.getByRole('link', { name: 'Support' }).click();
+    await expect(page).toHaveURL(/\/dashboard\/support$/);
+    await expect(menu).toBeHidden();
+    await expect(page.getByRole('heading', { level: 1, name: 'Customer Support' })).toBeVisible();
+  });
+
+  test('home: the balance is hidden until the eye toggle shows ₦0.00; quick actions and pending steps', async ({ page }) => {
+    const input = await registerViaApi(page, 'business');
+    await logInViaForm(page, 'business', input.email);
+    await expect(page.getByText('****')).toBeVisible();
+    await expect(page.getByText('₦0.00')).toHaveCount(0);
+    await page.getByRole('button', { name: 'Show balance' }).click();
+    await expect(page.getByText('₦0.00')).toBeVisible();
+    await expect(page.getByText('Set transaction pin')).toBeVisible();
+    await expect(page.getByText('Add default bank')).toBeVisible();
+    await expect(page.getByText('PENDING')).toHaveCount(2);
+    await page.getByRole('link', { name: 'Sell Gift Card' }).click();
+    await expect(page).toHaveURL(/\/dashboard\/giftcard$/);
+  });
+
+  test('log out ends the server session, clears the store and goes to /', async ({ page }) => {
+    const input = await registerViaApi(page, 'business');
+    await logInViaForm(page, 'business', input.email);
+    await page.getByRole('button', { name: 'Log Out' }).click();
+    await expect(page).toHaveURL(/\/$/);
+    const stored = await page.evaluate(() => JSON.parse(localStorage.getItem('persist:giftmart') ?? '{}'));
+    expect(stored.state?.bizClient ?? null).toBeNull();
+    expect((await page.request.get('/api/v1/auth/session')).status()).toBe(401);
+    await page.goto('/dashboard');
+    await expect(page).toHaveURL(/\/$/);
+  });
+
+  test('every business screen passes axe (no serious or critical violations)', async ({ page }) => {
+    const input = await registerViaApi(page, 'business');
+    await logInViaForm(page, 'business', input.email);
+    for (const path of ['/dashboard', '/dashboard/giftcard', '/dashboard/wallet', '/dashboard/notify', '/dashboard/support', '/dashboard/account']) {
+      await page.goto(path);
+      await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+      await expectNoSeriousA11yViolations(page);
+    }
+  });
+});
+
+test.describe('user dashboard', () => {
+  test('the sidebar carries the wordmark and the user items; profile shows the account', async ({ page }) => {
+    const input = await registerViaApi(page, 'user');
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await logInViaForm(page, 'user', input.email);
+    await expect(page.getByRole('heading', { level: 1, name: 'All Gift Cards' })).toBeVisible();
+    const nav = page.getByRole('navigation', { name: 'User dashboard' });
+    expect(await sidebarWidth(page, 'User dashboard')).toBe(250);
+    await expect(page.locator('aside').getByText('Giftmart')).toBeVisible();
+    await nav.getByRole('link', { name: 'My Profile' }).click();
+    await expect(page.getByText(`@${input.username}`)).toBeVisible();
+    await expect(page.getByText(input.email)).toBeVisible();
+    await page.getByRole('tab', { name: 'Security' }).click();
+    for (const row of ['Create Transaction PIN', 'Change Password', 'Delete My Account']) {
+      await expect(page.getByText(row)).toBeVisible();
+    }
+    await nav.getByRole('link', { name: 'My Gift Cards' }).click();
+    await expect(page.getByText("You'll see your gift cards soon.")).toBeVisible();
+    await nav.getByRole('link', { name: 'Notifications' }).click();
+    await expect(page.getByText("You'll get new notifications soon")).toBeVisible();
+  });
+
+  test('every user screen passes axe, at phone width too', async ({ page }) => {
+    const input = await registerViaApi(page, 'user');
+    await logInViaForm(page, 'user', input.email);
+    for (const width of [1280, 375]) {
+      await page.setViewportSize({ width, height: 800 });
+      for (const path of ['/user-dashboard', '/user-dashboard/profile', '/user-dashboard/mycards', '/user-dashboard/notify', '/user-dashboard/support']) {
+        await page.goto(path);
+        await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+        await expectNoSeriousA11yViolations(page);
+      }
+    }
+  });
+});
