@@ -54,7 +54,7 @@ test.describe('business dashboard', () => {
     await expect(page.getByText('₦0.00')).toBeVisible();
     await expect(page.getByText('Set transaction pin')).toBeVisible();
     await expect(page.getByText('Add default bank')).toBeVisible();
-    await expect(page.getByText('PENDING')).toHaveCount(2);
+    await expect(page.getByText('PENDING', { exact: true })).toHaveCount(2);
     await page.getByRole('link', { name: 'Sell Gift Card' }).click();
     await expect(page).toHaveURL(/\/dashboard\/giftcard$/);
   });

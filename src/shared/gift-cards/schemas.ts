@@ -11,6 +11,9 @@ export const cardMessages = {
   amountPositive: 'the amount must be more than 0',
   amountDecimals: 'an amount has at most 2 decimal places',
   amountTooLarge: (max: string) => `the amount can be at most ${max}`,
+  /** The v1 API takes minor units (kobo); these say so, with an example in the platform currency. */
+  minorNotNumber: (example: string) => `the amount must be a number of minor units: 500000 is ${example}`,
+  minorNotWhole: (example: string) => `the amount must be a whole number of minor units: 500000 is ${example}`,
   colourRequired: 'please choose a colour',
   colourInvalid: 'a colour is written like #1A2B3C',
 } as const;
@@ -59,9 +62,12 @@ export function majorAmountSchema(currency: string, maxMinor: number) {
 
 /** An amount in minor units (kobo): a positive whole number up to the configured maximum. */
 export function minorAmountSchema(currency: string, maxMinor: number) {
+  const example = formatMoney({ amount: 500_000, currency });
   return z
-    .number({ error: cardMessages.amountRequired })
-    .int(cardMessages.amountDecimals)
+    .number({
+      error: (issue) => (issue.input === undefined ? cardMessages.amountRequired : cardMessages.minorNotNumber(example)),
+    })
+    .int(cardMessages.minorNotWhole(example))
     .positive(cardMessages.amountPositive)
     .max(maxMinor, cardMessages.amountTooLarge(formatMoney({ amount: maxMinor, currency })));
 }

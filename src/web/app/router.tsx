@@ -57,12 +57,12 @@ export const router = createBrowserRouter([
       { path: '/register', element: publicPage(<RegisterUserPage />) },
       { path: '/business/login', element: publicPage(<BusinessLoginPage />) },
       { path: '/business/register', element: publicPage(<RegisterBusinessPage />) },
-      { path: '/faqs', element: page(<FaqsPage />) },
-      { path: '/terms', element: page(<TermsPage />) },
       {
         // Screens that fetch data share one TanStack Query cache, loaded with them.
         element: page(<QueryShell />),
         children: [
+          { path: '/faqs', element: page(<FaqsPage />) },
+          { path: '/terms', element: page(<TermsPage />) },
           {
             path: '/dashboard',
             element: page(

@@ -1,0 +1,25 @@
+import { useEffect, useState } from 'react';
+
+/** The server's default support address (SUPPORT_EMAIL), shown until /api/v1/config answers or if it cannot. */
+export const FALLBACK_SUPPORT_EMAIL = 'support@giftmart.ng';
+
+/**
+ * The support address from GET /api/v1/config. A plain fetch on purpose: the landing page stays free of
+ * the data-fetching library and the API client's dependencies to keep its JavaScript small.
+ */
+export function useSupportEmail(): string {
+  const [email, setEmail] = useState(FALLBACK_SUPPORT_EMAIL);
+  useEffect(() => {
+    const controller = new AbortController();
+    fetch('/api/v1/config', { signal: controller.signal, credentials: 'same-origin' })
+      .then((response) => (response.ok ? (response.json() as Promise<unknown>) : null))
+      .then((body) => {
+        const value =
+          body && typeof body === 'object' ? (body as { supportEmail?: unknown }).supportEmail : undefined;
+        if (typeof value === 'string' && value.includes('@')) setEmail(value);
+      })
+      .catch(() => undefined);
+    return () => controller.abort();
+  }, []);
+  return email;
+}

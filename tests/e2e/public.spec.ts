@@ -1,0 +1,129 @@
+import { expect, test } from '@playwright/test';
+import { expectNoSeriousA11yViolations } from './support';
+
+const scrollY = (page: import('@playwright/test').Page) => page.evaluate(() => Math.round(window.scrollY));
+
+test.describe('landing page', () => {
+  test('the top bar becomes fixed after 250 px, and the scroll-to-top button appears after 400 px', async ({ page }) => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto('/');
+    await expect(page.getByText('best and most trusted platform')).toBeVisible();
+    const header = page.locator('header').first();
+    await expect(header).not.toHaveCSS('position', 'fixed');
+    await expect(page.getByRole('button', { name: 'Scroll to top' })).toBeHidden();
+
+    await page.evaluate(() => window.scrollTo(0, 260));
+    await expect(header).toHaveCSS('position', 'fixed');
+    await expect(page.getByRole('button', { name: 'Scroll to top' })).toBeHidden();
+
+    await page.evaluate(() => window.scrollTo(0, 420));
+    await page.getByRole('button', { name: 'Scroll to top' }).click();
+    await expect.poll(() => scrollY(page)).toBe(0);
+    await expect(header).not.toHaveCSS('position', 'fixed');
+  });
+
+  test('the bar scrolls to about 900, 1850 and 2950 px', async ({ page }) => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto('/');
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    for (const [label, top] of [
+      ['About', 900],
+      ['How it works / Features', 1850],
+      ['Get started', 2950],
+    ] as const) {
+      await nav.getByRole('link', { name: label }).click();
+      await expect.poll(() => scrollY(page), { message: label }).toBe(top);
+      const sectionTop = await page.evaluate(
+        () => document.elementFromPoint(640, 100)?.closest('section')?.getBoundingClientRect().top ?? 999,
+      );
+      expect(Math.abs(sectionTop), `${label}: a section starts at the anchor`).toBeLessThan(120);
+    }
+    await nav.getByRole('link', { name: 'Home' }).click();
+    await expect.poll(() => scrollY(page)).toBe(0);
+  });
+
+  test('each lazy section shows a loading animation, then its content 1 second after entering view', async ({ page }) => {
+    await page.clock.install();
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto('/');
+    const about = page.locator('section#about');
+    await about.scrollIntoViewIfNeeded();
+    await expect(about.getByRole('status')).toBeVisible();
+    await page.clock.runFor(900);
+    await expect(about.getByRole('status')).toBeVisible();
+    await page.clock.runFor(200);
+    await expect(about.getByRole('status')).toHaveCount(0);
+    await expect(about).toHaveAttribute('aria-busy', 'false');
+    // The sections further down have not been seen yet, so they are still waiting.
+    await expect(page.locator('section#get-started').getByRole('status')).toBeVisible();
+  });
+
+  test('Create an account goes to /select-account and Use the Web App to /login', async ({ page }) => {
+    await page.goto('/');
+    await page.getByRole('link', { name: 'Create an account' }).first().click();
+    await expect(page).toHaveURL(/\/select-account$/);
+    await page.goto('/');
+    await page.getByRole('link', { name: 'Use the Web App' }).click();
+    await expect(page).toHaveURL(/\/login$/);
+  });
+
+  test('on a phone the links sit behind a menu button', async ({ page }) => {
+    await page.setViewportSize({ width: 375, height: 812 });
+    await page.goto('/');
+    await expect(page.getByRole('navigation', { name: 'Main' })).toBeHidden();
+    await page.getByRole('button', { name: /menu/i }).click();
+    await expect(page.getByRole('link', { name: 'How it works / Features' }).last()).toBeVisible();
+  });
+
+  test('a section whose code fails to download says so, with a reload button', async ({ page }) => {
+    await page.route(/about-section-.*\.js$/, (route) => route.abort());
+    await page.goto('/');
+    await page.locator('section#about').scrollIntoViewIfNeeded();
+    const alert = page.locator('section#about').getByRole('alert');
+    await expect(alert).toContainText('did not load', { timeout: 5000 });
+    await expect(alert.getByRole('button', { name: 'Reload' })).toBeVisible();
+  });
+});
+
+test.describe('select account and the other public screens', () => {
+  test('both choices with their texts, and the current year in the footer', async ({ page }) => {
+    await page.goto('/select-account');
+    await expect(page.getByText('make giftcards people can shop with for your business')).toBeVisible();
+    await expect(page.getByText('purchase giftcards from any business and shop at your favourite store')).toBeVisible();
+    await expect(page.locator('footer')).toContainText(String(new Date().getFullYear()));
+    await page.getByRole('link', { name: /Login as a Business/ }).click();
+    await expect(page).toHaveURL(/\/business\/login$/);
+    await page.getByRole('link', { name: 'Create one' }).click();
+    await expect(page).toHaveURL(/\/business\/register$/);
+    await page.goto('/select-account');
+    await page.getByRole('link', { name: /Login as a User/ }).click();
+    await expect(page).toHaveURL(/\/login$/);
+  });
+
+  test('a screen whose code fails to load shows a message and a reload button, not a blank page', async ({ page }) => {
+    await page.route(/select-account-page-.*\.js$/, (route) => route.abort());
+    await page.goto('/login');
+    await page.goto('/select-account');
+    await expect(page.getByRole('alert')).toContainText('This page did not load');
+    await expect(page.getByRole('button', { name: 'Reload' })).toBeVisible();
+  });
+
+  test('FAQs and Terms are real pages', async ({ page }) => {
+    await page.goto('/faqs');
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    expect(await page.locator('details').count()).toBeGreaterThan(4);
+    await page.goto('/terms');
+    await expect(page.getByText('Last updated: 21 November 2026')).toBeVisible();
+  });
+
+  for (const width of [1280, 375]) {
+    test(`every public screen passes axe at ${width} px`, async ({ page }) => {
+      await page.setViewportSize({ width, height: 800 });
+      for (const path of ['/', '/select-account', '/login', '/register', '/business/login', '/business/register', '/faqs', '/terms', '/no-such-page']) {
+        await page.goto(path);
+        await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+        await expectNoSeriousA11yViolations(page);
+      }
+    });
+  }
+});
