@@ -79,20 +79,14 @@ function passwordsMatch(value: { password: string; confirmPassword: string }) {
   return value.password === value.confirmPassword;
 }
 
-/** Say "passwords must match" as soon as both are typed, even while other fields still have problems. */
-const whenBothPasswordsTyped = (payload: { value: unknown }) => {
-  const v = payload.value as { password?: unknown; confirmPassword?: unknown } | undefined;
-  return typeof v?.password === 'string' && typeof v.confirmPassword === 'string' && v.confirmPassword.length > 0;
-};
-
 export const registerBusinessSchema = z
   .object({ name, email, phoneNumber, password, confirmPassword })
-  .refine(passwordsMatch, { message: messages.passwordsMismatch, path: ['confirmPassword'], when: whenBothPasswordsTyped })
+  .refine(passwordsMatch, { message: messages.passwordsMismatch, path: ['confirmPassword'] })
   .meta({ id: 'RegisterBusiness' });
 
 export const registerUserSchema = z
   .object({ name, username, email, phoneNumber, password, confirmPassword })
-  .refine(passwordsMatch, { message: messages.passwordsMismatch, path: ['confirmPassword'], when: whenBothPasswordsTyped })
+  .refine(passwordsMatch, { message: messages.passwordsMismatch, path: ['confirmPassword'] })
   .meta({ id: 'RegisterUser' });
 
 /** A user may sign in with an email or a username, so `email` here is "email or username". */

@@ -2,7 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm, type Path } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
 import { z } from 'zod';
-import { PHONE_MIN_LENGTH, registerBusinessSchema, registerUserSchema } from '../../../shared/accounts/schemas';
+import { messages, PHONE_MIN_LENGTH, registerBusinessSchema, registerUserSchema } from '../../../shared/accounts/schemas';
 import { Button } from '../../components/ui/button';
 import { flashSuccess, showError } from '../../components/ui/dialogs';
 import { Checkbox, TextField } from '../../components/ui/form-field';
@@ -25,8 +25,21 @@ type Values = BusinessValues & Partial<UserValues>;
 export function RegisterForm({ role }: { role: 'business' | 'user' }) {
   const navigate = useNavigate();
   const schema = role === 'business' ? businessForm : userForm;
+  const zod = zodResolver(schema as unknown as typeof businessForm);
   const form = useForm<Values>({
-    resolver: zodResolver(schema as unknown as typeof businessForm),
+    // The schema checks that the passwords match only once every field is valid; a person should hear it
+    // as soon as both passwords are typed.
+    resolver: async (values, context, options) => {
+      const result = await zod(values, context, options);
+      const mismatch = values.confirmPassword !== '' && values.password !== values.confirmPassword;
+      if (mismatch && !result.errors.confirmPassword) {
+        return {
+          values: {},
+          errors: { ...result.errors, confirmPassword: { type: 'custom', message: messages.passwordsMismatch } },
+        };
+      }
+      return result;
+    },
     defaultValues: { name: '', email: '', phoneNumber: '', password: '', confirmPassword: '', ...(role === 'user' ? { username: '' } : {}) } as Values,
   });
   const { errors, isSubmitting } = form.formState;
