@@ -75,7 +75,7 @@ export default function BusinessHomePage() {
                   </span>
                   <span className="relative mt-1 text-sm font-medium text-white [text-shadow:0_1px_2px_rgb(0_0_0/0.35)]">
                     {card
-                      ? `${index === 0 ? 'Best seller' : 'Runner-up'}: ${formatMoney(card.amount)} · ${card.soldCount} sold`
+                      ? `${card.soldCount === 0 ? 'On sale' : index === 0 ? 'Best seller' : 'Runner-up'}: ${formatMoney(card.amount)} · ${card.soldCount} sold`
                       : index === 0 && !top.data?.items.length
                         ? 'Create your first card'
                         : 'Create another card'}
