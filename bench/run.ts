@@ -10,7 +10,8 @@ execSync('node scripts/ensure-build.mjs', { stdio: 'inherit' });
 const benches: [string, () => Promise<Record<string, string>>][] = [['Start-up', benchStartup]];
 const only = process.argv[2];
 for (const [name, run] of benches) {
-  if (only && !name.toLowerCase().includes(only.toLowerCase())) continue;
+  const simple = (text: string) => text.toLowerCase().replace(/[^a-z0-9]/g, '');
+  if (only && !simple(name).includes(simple(only))) continue;
   console.log(`\n== ${name}`);
   console.table(await run());
 }
