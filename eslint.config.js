@@ -4,7 +4,16 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist', 'data', 'node_modules', 'test-results', 'playwright-report', 'src/server/db/migrations'] },
+  {
+    ignores: [
+      'dist',
+      'data',
+      'node_modules',
+      'test-results',
+      'playwright-report',
+      'src/server/db/migrations',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -20,9 +29,17 @@ export default tseslint.config(
         'error',
         {
           zones: [
-            { target: './src/web', from: './src/server', message: 'The web app talks to the server over HTTP only.' },
+            {
+              target: './src/web',
+              from: './src/server',
+              message: 'The web app talks to the server over HTTP only.',
+            },
             { target: './src/server', from: './src/web', message: 'The server never imports web code.' },
-            { target: './src/shared', from: ['./src/server', './src/web'], message: 'shared/ is isomorphic and imports nothing app-specific.' },
+            {
+              target: './src/shared',
+              from: ['./src/server', './src/web'],
+              message: 'shared/ is isomorphic and imports nothing app-specific.',
+            },
           ],
         },
       ],

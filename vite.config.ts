@@ -14,6 +14,10 @@ export default defineConfig({
   },
   server: {
     port: 3000,
-    proxy: { '/api': 'http://127.0.0.1:3001', '/uploads': 'http://127.0.0.1:3001', '/checkout': 'http://127.0.0.1:3001' },
+    proxy: {
+      '/api': 'http://127.0.0.1:3001',
+      '/uploads': 'http://127.0.0.1:3001',
+      '/checkout': 'http://127.0.0.1:3001',
+    },
   },
 });

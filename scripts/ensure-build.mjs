@@ -5,13 +5,23 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 const stamp = 'dist/server/server.js';
-const inputs = ['src', 'index.html', 'vite.config.ts', 'package.json', 'package-lock.json', 'scripts/build-server.mjs'];
+const inputs = [
+  'src',
+  'index.html',
+  'vite.config.ts',
+  'package.json',
+  'package-lock.json',
+  'scripts/build-server.mjs',
+];
 
 function newest(target) {
   if (!existsSync(target)) return 0;
   const stat = statSync(target);
   if (!stat.isDirectory()) return stat.mtimeMs;
-  return readdirSync(target).reduce((max, name) => Math.max(max, newest(path.join(target, name))), stat.mtimeMs);
+  return readdirSync(target).reduce(
+    (max, name) => Math.max(max, newest(path.join(target, name))),
+    stat.mtimeMs,
+  );
 }
 
 const built = existsSync(stamp) && existsSync('dist/web/index.html') ? statSync(stamp).mtimeMs : 0;

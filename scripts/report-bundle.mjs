@@ -22,7 +22,9 @@ visit('src/web/features/landing/landing-page.tsx');
 let total = 0;
 for (const file of files) total += gzipSync(readFileSync(path.join(dist, file)), { level: 9 }).length;
 const kb = total / 1024;
-console.log(`Landing page JavaScript: ${kb.toFixed(1)} KB gzipped in ${files.size} files (budget ${BUDGET_KB} KB)`);
+console.log(
+  `Landing page JavaScript: ${kb.toFixed(1)} KB gzipped in ${files.size} files (budget ${BUDGET_KB} KB)`,
+);
 if (kb > BUDGET_KB) {
   console.error(`Over budget by ${(kb - BUDGET_KB).toFixed(1)} KB: see what the landing page imports.`);
   process.exit(1);

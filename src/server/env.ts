@@ -41,15 +41,26 @@ const envSchema = z.object({
         .map((s) => s.trim())
         .filter(Boolean),
     )
-    .pipe(z.array(z.url({ error: 'must be a comma-separated list of origins like https://giftmart.example' }))),
+    .pipe(
+      z.array(z.url({ error: 'must be a comma-separated list of origins like https://giftmart.example' })),
+    ),
   TRUST_PROXY: bool,
   CURRENCY: z
     .string()
     .regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code such as NGN')
     .default('NGN'),
   SUPPORT_EMAIL: z.email().default('support@giftmart.ng'),
-  GIFT_CARD_MAX_AMOUNT_MINOR: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER).default(100_000_000),
-  LOGO_MAX_BYTES: z.coerce.number().int().positive().default(2 * 1024 * 1024),
+  GIFT_CARD_MAX_AMOUNT_MINOR: z.coerce
+    .number()
+    .int()
+    .positive()
+    .max(Number.MAX_SAFE_INTEGER)
+    .default(100_000_000),
+  LOGO_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(2 * 1024 * 1024),
   LOGIN_MAX_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).default(5),
   LOGIN_MAX_FAILURES_PER_IP: z.coerce.number().int().min(1).default(30),
   LOGIN_FAILURE_WINDOW_SECONDS: z.coerce.number().int().min(1).default(900),
@@ -92,7 +103,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     generated = developmentSecrets(dataDir);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? String(error);
-    throw new ConfigError(`DATA_DIR (${dataDir}) is not a writable folder (${code}). Point DATA_DIR at one, or set the secrets.`);
+    throw new ConfigError(
+      `DATA_DIR (${dataDir}) is not a writable folder (${code}). Point DATA_DIR at one, or set the secrets.`,
+    );
   }
   return {
     ...env,

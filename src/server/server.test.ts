@@ -93,7 +93,11 @@ describe('the server process', () => {
       blocker.listen(0, '127.0.0.1', () => resolve((blocker.address() as net.AddressInfo).port)),
     );
     try {
-      const proc = run({ PORT: String(await freePort()), DATA_DIR: tempDataDir(), EMBEDDED_PG_PORT: String(pgPort) });
+      const proc = run({
+        PORT: String(await freePort()),
+        DATA_DIR: tempDataDir(),
+        EMBEDDED_PG_PORT: String(pgPort),
+      });
       expect(await proc.exited).toBe(1);
       const lines = proc.stderr().trim().split('\n');
       expect(lines).toHaveLength(1);
@@ -121,7 +125,12 @@ describe('the server process', () => {
   });
 
   it('requires the secrets in production', async () => {
-    const proc = run({ NODE_ENV: 'production', DATA_DIR: tempDataDir(), SESSION_SECRET: '', CODE_ENCRYPTION_KEY: '' });
+    const proc = run({
+      NODE_ENV: 'production',
+      DATA_DIR: tempDataDir(),
+      SESSION_SECRET: '',
+      CODE_ENCRYPTION_KEY: '',
+    });
     expect(await proc.exited).toBe(1);
     expect(proc.stderr()).toContain('SESSION_SECRET and CODE_ENCRYPTION_KEY must be set in production');
   });

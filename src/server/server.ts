@@ -17,7 +17,11 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const database = await openDatabase(config);
   const here = path.dirname(fileURLToPath(import.meta.url));
-  const app = await buildApp({ config, db: database.db, webRoot: config.WEB_DIST ? path.resolve(config.WEB_DIST) : path.resolve(here, '../web') });
+  const app = await buildApp({
+    config,
+    db: database.db,
+    webRoot: config.WEB_DIST ? path.resolve(config.WEB_DIST) : path.resolve(here, '../web'),
+  });
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -38,13 +42,16 @@ async function main(): Promise<void> {
   } catch (error) {
     await database.close();
     const code = (error as { code?: string }).code;
-    if (code === 'EADDRINUSE') fail(`port ${config.PORT} on ${config.HOST} is taken. Stop the other server or set PORT.`);
+    if (code === 'EADDRINUSE')
+      fail(`port ${config.PORT} on ${config.HOST} is taken. Stop the other server or set PORT.`);
     throw error;
   }
-  app.log.info(`Giftmart is ready at http://${config.HOST === '0.0.0.0' ? 'localhost' : config.HOST}:${config.PORT} (database: ${database.embedded ? `embedded, ${config.DATA_DIR}/pg` : 'DATABASE_URL'})`);
+  app.log.info(
+    `Giftmart is ready at http://${config.HOST === '0.0.0.0' ? 'localhost' : config.HOST}:${config.PORT} (database: ${database.embedded ? `embedded, ${config.DATA_DIR}/pg` : 'DATABASE_URL'})`,
+  );
 }
 
 main().catch((error: unknown) => {
   if (error instanceof ConfigError || error instanceof EmbeddedDatabaseError) fail(error.message);
-  fail(`could not start: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
+  fail(`could not start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
 });

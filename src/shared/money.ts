@@ -15,7 +15,9 @@ const LOCALE_BY_CURRENCY: Record<string, string> = { NGN: 'en-NG', USD: 'en-US',
 const formatters = new Map<string, Intl.NumberFormat>();
 
 function minorDigits(currency: string): number {
-  return new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+  return (
+    new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2
+  );
 }
 
 /** ₦12,500.00 for { amount: 1250000, currency: 'NGN' }. */

@@ -16,6 +16,9 @@ if (window.location.pathname === '/' && !bizClient && !userData) {
   const { default: LandingPage } = await import('./features/landing/landing-page');
   render(<LandingPage />);
 } else {
-  const [{ RouterProvider }, { router }] = await Promise.all([import('react-router'), import('./app/router')]);
+  const [{ RouterProvider }, { router }] = await Promise.all([
+    import('react-router'),
+    import('./app/router'),
+  ]);
   render(<RouterProvider router={router} />);
 }

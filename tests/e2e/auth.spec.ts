@@ -81,7 +81,9 @@ test.describe('registration', () => {
 });
 
 test.describe('login', () => {
-  test('a user logs in with a username; the dialog shows for a second with a progress bar', async ({ page }) => {
+  test('a user logs in with a username; the dialog shows for a second with a progress bar', async ({
+    page,
+  }) => {
     const input = await registerViaApi(page, 'user');
     await page.goto('/login');
     await expect(page.getByLabel('Email or username')).toHaveAttribute('placeholder', 'email or username');
@@ -93,7 +95,10 @@ test.describe('login', () => {
     await expect(dialog.locator('.swal2-timer-progress-bar')).toBeVisible();
     await expect(page).toHaveURL(/\/user-dashboard$/, { timeout: 3000 });
     const stored = await page.evaluate(() => localStorage.getItem('persist:giftmart'));
-    expect(JSON.parse(stored!)).toMatchObject({ version: 1, state: { userData: { email: input.email }, bizClient: null } });
+    expect(JSON.parse(stored!)).toMatchObject({
+      version: 1,
+      state: { userData: { email: input.email }, bizClient: null },
+    });
     expect(stored).not.toMatch(/token|password/i);
   });
 
@@ -137,7 +142,9 @@ test.describe('guards', () => {
     await expect(page).toHaveURL(/\/$/);
   });
 
-  test('signed in: the public area sends a business to /dashboard and a user to /user-dashboard', async ({ browser }) => {
+  test('signed in: the public area sends a business to /dashboard and a user to /user-dashboard', async ({
+    browser,
+  }) => {
     for (const role of ['business', 'user'] as const) {
       const context = await browser.newContext();
       const page = await context.newPage();
@@ -155,7 +162,9 @@ test.describe('guards', () => {
     }
   });
 
-  test('the server is the truth: a revoked session clears the stored profile and goes to /', async ({ page }) => {
+  test('the server is the truth: a revoked session clears the stored profile and goes to /', async ({
+    page,
+  }) => {
     const input = await registerViaApi(page, 'business');
     await logInViaForm(page, 'business', input.email);
     const baseURL = new URL(page.url()).origin;

@@ -2,12 +2,17 @@ import { expect, test, type Page } from '@playwright/test';
 import { expectNoSeriousA11yViolations, logInViaForm, registerViaApi } from './support';
 
 async function sidebarWidth(page: Page, navLabel: string): Promise<number> {
-  const box = await page.locator('aside').filter({ has: page.getByRole('navigation', { name: navLabel }) }).boundingBox();
+  const box = await page
+    .locator('aside')
+    .filter({ has: page.getByRole('navigation', { name: navLabel }) })
+    .boundingBox();
   return box?.width ?? 0;
 }
 
 test.describe('business dashboard', () => {
-  test('the sidebar is 250 px wide at 1280, 60 px with named icons at 900, and a 250×400 menu at 375', async ({ page }) => {
+  test('the sidebar is 250 px wide at 1280, 60 px with named icons at 900, and a 250×400 menu at 375', async ({
+    page,
+  }) => {
     const input = await registerViaApi(page, 'business');
     await page.setViewportSize({ width: 1280, height: 800 });
     await logInViaForm(page, 'business', input.email);
@@ -45,7 +50,9 @@ test.describe('business dashboard', () => {
     await expect(page.getByRole('heading', { level: 1, name: 'Customer Support' })).toBeVisible();
   });
 
-  test('home: the balance is hidden until the eye toggle shows ₦0.00; quick actions and pending steps', async ({ page }) => {
+  test('home: the balance is hidden until the eye toggle shows ₦0.00; quick actions and pending steps', async ({
+    page,
+  }) => {
     const input = await registerViaApi(page, 'business');
     await logInViaForm(page, 'business', input.email);
     await expect(page.getByText('****')).toBeVisible();
@@ -74,7 +81,14 @@ test.describe('business dashboard', () => {
   test('every business screen passes axe (no serious or critical violations)', async ({ page }) => {
     const input = await registerViaApi(page, 'business');
     await logInViaForm(page, 'business', input.email);
-    for (const path of ['/dashboard', '/dashboard/giftcard', '/dashboard/wallet', '/dashboard/notify', '/dashboard/support', '/dashboard/account']) {
+    for (const path of [
+      '/dashboard',
+      '/dashboard/giftcard',
+      '/dashboard/wallet',
+      '/dashboard/notify',
+      '/dashboard/support',
+      '/dashboard/account',
+    ]) {
       await page.goto(path);
       await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
       await expectNoSeriousA11yViolations(page);
@@ -109,7 +123,13 @@ test.describe('user dashboard', () => {
     await logInViaForm(page, 'user', input.email);
     for (const width of [1280, 375]) {
       await page.setViewportSize({ width, height: 800 });
-      for (const path of ['/user-dashboard', '/user-dashboard/profile', '/user-dashboard/mycards', '/user-dashboard/notify', '/user-dashboard/support']) {
+      for (const path of [
+        '/user-dashboard',
+        '/user-dashboard/profile',
+        '/user-dashboard/mycards',
+        '/user-dashboard/notify',
+        '/user-dashboard/support',
+      ]) {
         await page.goto(path);
         await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
         await expectNoSeriousA11yViolations(page);

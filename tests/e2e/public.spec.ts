@@ -1,10 +1,12 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { expectNoSeriousA11yViolations } from './support';
 
-const scrollY = (page: import('@playwright/test').Page) => page.evaluate(() => Math.round(window.scrollY));
+const scrollY = (page: Page) => page.evaluate(() => Math.round(window.scrollY));
 
 test.describe('landing page', () => {
-  test('the top bar becomes fixed after 250 px, and the scroll-to-top button appears after 400 px', async ({ page }) => {
+  test('the top bar becomes fixed after 250 px, and the scroll-to-top button appears after 400 px', async ({
+    page,
+  }) => {
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.goto('/');
     await expect(page.getByText('best and most trusted platform')).toBeVisible();
@@ -42,7 +44,9 @@ test.describe('landing page', () => {
     await expect.poll(() => scrollY(page)).toBe(0);
   });
 
-  test('each lazy section shows a loading animation, then its content 1 second after entering view', async ({ page }) => {
+  test('each lazy section shows a loading animation, then its content 1 second after entering view', async ({
+    page,
+  }) => {
     await page.clock.install();
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.goto('/');
@@ -89,7 +93,9 @@ test.describe('select account and the other public screens', () => {
   test('both choices with their texts, and the current year in the footer', async ({ page }) => {
     await page.goto('/select-account');
     await expect(page.getByText('make giftcards people can shop with for your business')).toBeVisible();
-    await expect(page.getByText('purchase giftcards from any business and shop at your favourite store')).toBeVisible();
+    await expect(
+      page.getByText('purchase giftcards from any business and shop at your favourite store'),
+    ).toBeVisible();
     await expect(page.locator('footer')).toContainText(String(new Date().getFullYear()));
     await page.getByRole('link', { name: /Login as a Business/ }).click();
     await expect(page).toHaveURL(/\/business\/login$/);
@@ -100,7 +106,9 @@ test.describe('select account and the other public screens', () => {
     await expect(page).toHaveURL(/\/login$/);
   });
 
-  test('a screen whose code fails to load shows a message and a reload button, not a blank page', async ({ page }) => {
+  test('a screen whose code fails to load shows a message and a reload button, not a blank page', async ({
+    page,
+  }) => {
     await page.route(/select-account-page-.*\.js$/, (route) => route.abort());
     await page.goto('/login');
     await page.goto('/select-account');
@@ -119,7 +127,17 @@ test.describe('select account and the other public screens', () => {
   for (const width of [1280, 375]) {
     test(`every public screen passes axe at ${width} px`, async ({ page }) => {
       await page.setViewportSize({ width, height: 800 });
-      for (const path of ['/', '/select-account', '/login', '/register', '/business/login', '/business/register', '/faqs', '/terms', '/no-such-page']) {
+      for (const path of [
+        '/',
+        '/select-account',
+        '/login',
+        '/register',
+        '/business/login',
+        '/business/register',
+        '/faqs',
+        '/terms',
+        '/no-such-page',
+      ]) {
         await page.goto(path);
         await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
         await expectNoSeriousA11yViolations(page);

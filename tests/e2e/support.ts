@@ -13,11 +13,26 @@ export async function expectNoSeriousA11yViolations(page: Page): Promise<void> {
   // Evaluated through the DevTools protocol: the app's CSP (rightly) refuses inline <script> tags.
   await page.evaluate(axeSource);
   const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe;
+    const axe = (
+      window as unknown as {
+        axe: {
+          run: (
+            ctx: Document,
+            opts: object,
+          ) => Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }>;
+        };
+      }
+    ).axe;
     const result = await axe.run(document, { resultTypes: ['violations'] });
     return result.violations
       .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
+      .map(
+        (v) =>
+          `${v.id} (${v.impact}): ${v.nodes
+            .map((n) => n.target.join(' '))
+            .slice(0, 3)
+            .join(', ')}`,
+      );
   });
   expect(violations, violations.join('\n')).toEqual([]);
 }
@@ -28,13 +43,20 @@ export async function registerViaApi(page: Page, role: 'user'): Promise<ReturnTy
 export async function registerViaApi(page: Page, role: 'business' | 'user'): Promise<{ email: string }>;
 export async function registerViaApi(page: Page, role: 'business' | 'user') {
   const input = role === 'business' ? businessInput() : userInput();
-  const res = await page.request.post(role === 'business' ? '/api/v1/businesses' : '/api/v1/users', { data: input });
+  const res = await page.request.post(role === 'business' ? '/api/v1/businesses' : '/api/v1/users', {
+    data: input,
+  });
   expect(res.status(), await res.text()).toBe(201);
   return input;
 }
 
 /** Logs in through the real form and waits for the dashboard. */
-export async function logInViaForm(page: Page, role: 'business' | 'user', email: string, password = DEFAULT_PASSWORD) {
+export async function logInViaForm(
+  page: Page,
+  role: 'business' | 'user',
+  email: string,
+  password = DEFAULT_PASSWORD,
+) {
   await page.goto(role === 'business' ? '/business/login' : '/login');
   await page.getByLabel(role === 'business' ? 'Email' : 'Email or username').fill(email);
   await page.getByLabel('Password', { exact: true }).fill(password);

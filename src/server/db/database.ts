@@ -10,7 +10,10 @@ export interface OpenDatabase extends Database {
  * DATABASE_URL when set; otherwise the embedded PostgreSQL under DATA_DIR/pg. Either way the committed
  * migrations are applied before anything else touches the database.
  */
-export async function openDatabase(config: Config, log: (message: string) => void = () => undefined): Promise<OpenDatabase> {
+export async function openDatabase(
+  config: Config,
+  log: (message: string) => void = () => undefined,
+): Promise<OpenDatabase> {
   let url = config.DATABASE_URL;
   let stopEmbedded: (() => Promise<void>) | undefined;
   if (!url) {

@@ -59,7 +59,10 @@ export const sessions = pgTable(
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
   },
-  (t) => [uniqueIndex('sessions_token_hash_unique').on(t.tokenHash), index('sessions_account_idx').on(t.accountId)],
+  (t) => [
+    uniqueIndex('sessions_token_hash_unique').on(t.tokenHash),
+    index('sessions_account_idx').on(t.accountId),
+  ],
 );
 
 /**
@@ -160,7 +163,9 @@ export const giftCards = pgTable(
   (t) => [
     uniqueIndex('gift_cards_unique_id_unique').on(t.uniqueId),
     // Catalogue: newest first, keyset on (created_at, id), only cards on sale.
-    index('gift_cards_catalogue_idx').on(t.createdAt.desc(), t.id.desc()).where(sql`${t.onSale}`),
+    index('gift_cards_catalogue_idx')
+      .on(t.createdAt.desc(), t.id.desc())
+      .where(sql`${t.onSale}`),
     index('gift_cards_business_catalogue_idx')
       .on(t.businessId, t.createdAt.desc(), t.id.desc())
       .where(sql`${t.onSale}`),

@@ -14,7 +14,9 @@ async function seed(): Promise<void> {
   if (existsSync('.env')) process.loadEnvFile('.env');
   const config = loadConfig();
   if (config.NODE_ENV === 'production') {
-    process.stderr.write('db:seed refuses to run with NODE_ENV=production: demo accounts do not belong there.\n');
+    process.stderr.write(
+      'db:seed refuses to run with NODE_ENV=production: demo accounts do not belong there.\n',
+    );
     process.exit(1);
   }
   const database = await openDatabase(config);
@@ -35,7 +37,9 @@ async function seed(): Promise<void> {
     await database.close();
   }
   const lines = [
-    created.length ? `Created ${created.length} demo accounts.` : 'Demo accounts already exist; nothing to do.',
+    created.length
+      ? `Created ${created.length} demo accounts.`
+      : 'Demo accounts already exist; nothing to do.',
     `Log in with any of these (password "${DEMO_PASSWORD}"):`,
     ...demoBusinesses.map((b) => `  business  ${b.email}  (${b.name})`),
     ...demoUsers.map((u) => `  user      ${u.email}  or username "${u.username}"`),

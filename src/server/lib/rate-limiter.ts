@@ -17,7 +17,10 @@ export async function assertAllowed(db: DbOrTx, limits: Limit[], message: string
   const keys = limits.map((l) => l.key);
   const rows = await db.execute<{ key: string; hits: number; retry: number }>(sql`
     SELECT key, hits, ceil(extract(epoch FROM reset_at - now()))::int AS retry
-    FROM rate_limits WHERE key IN (${sql.join(keys.map((k) => sql`${k}`), sql`, `)}) AND reset_at > now()`);
+    FROM rate_limits WHERE key IN (${sql.join(
+      keys.map((k) => sql`${k}`),
+      sql`, `,
+    )}) AND reset_at > now()`);
   let retryAfter = 0;
   for (const row of rows.rows) {
     const limit = limits.find((l) => l.key === row.key);
@@ -25,10 +28,14 @@ export async function assertAllowed(db: DbOrTx, limits: Limit[], message: string
   }
   if (retryAfter > 0) {
     const minutes = Math.ceil(retryAfter / 60);
-    throw new AppError('RATE_LIMITED', `${message} Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`, {
-      details: { retryAfterSeconds: retryAfter },
-      headers: { 'retry-after': String(retryAfter) },
-    });
+    throw new AppError(
+      'RATE_LIMITED',
+      `${message} Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+      {
+        details: { retryAfterSeconds: retryAfter },
+        headers: { 'retry-after': String(retryAfter) },
+      },
+    );
   }
 }
 

@@ -77,15 +77,22 @@ export async function requireSession(request: FastifyRequest, role?: Role): Prom
   const session = await request.session();
   if (!session) throw new AppError('UNAUTHENTICATED', 'Please log in to continue.');
   if (role && session.account.role !== role) {
-    throw new AppError('FORBIDDEN', role === 'business' ? 'Only a business can do this.' : 'Only a user can do this.');
+    throw new AppError(
+      'FORBIDDEN',
+      role === 'business' ? 'Only a business can do this.' : 'Only a user can do this.',
+    );
   }
   return session;
 }
 
 /** An id in a path never grants access by itself: the signed-in business must be that id. */
-export async function requireBusinessSelf(request: FastifyRequest, businessId: string): Promise<ResolvedSession> {
+export async function requireBusinessSelf(
+  request: FastifyRequest,
+  businessId: string,
+): Promise<ResolvedSession> {
   const session = await requireSession(request, 'business');
-  if (session.account.id !== businessId) throw new AppError('FORBIDDEN', 'You can only act on your own business.');
+  if (session.account.id !== businessId)
+    throw new AppError('FORBIDDEN', 'You can only act on your own business.');
   return session;
 }
 

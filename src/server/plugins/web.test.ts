@@ -15,7 +15,10 @@ beforeAll(async () => {
   webRoot = mkdtempSync(path.join(os.tmpdir(), 'giftmart-web-'));
   mkdirSync(path.join(webRoot, 'assets'));
   writeFileSync(path.join(webRoot, 'index.html'), '<!doctype html><div id="root"></div>');
-  writeFileSync(path.join(webRoot, 'assets', 'index-abc123.js'), `console.log(${JSON.stringify('x'.repeat(5000))});`);
+  writeFileSync(
+    path.join(webRoot, 'assets', 'index-abc123.js'),
+    `console.log(${JSON.stringify('x'.repeat(5000))});`,
+  );
   writeFileSync(path.join(webRoot, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
   database = connectDatabase(inject('databaseUrl'), { max: 2 });
   const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: 'data/test-vitest-app', LOG_LEVEL: 'silent' });

@@ -13,7 +13,8 @@ export const cardMessages = {
   amountTooLarge: (max: string) => `the amount can be at most ${max}`,
   /** The v1 API takes minor units (kobo); these say so, with an example in the platform currency. */
   minorNotNumber: (example: string) => `the amount must be a number of minor units: 500000 is ${example}`,
-  minorNotWhole: (example: string) => `the amount must be a whole number of minor units: 500000 is ${example}`,
+  minorNotWhole: (example: string) =>
+    `the amount must be a whole number of minor units: 500000 is ${example}`,
   colourRequired: 'please choose a colour',
   colourInvalid: 'a colour is written like #1A2B3C',
 } as const;
@@ -65,7 +66,8 @@ export function minorAmountSchema(currency: string, maxMinor: number) {
   const example = formatMoney({ amount: 500_000, currency });
   return z
     .number({
-      error: (issue) => (issue.input === undefined ? cardMessages.amountRequired : cardMessages.minorNotNumber(example)),
+      error: (issue) =>
+        issue.input === undefined ? cardMessages.amountRequired : cardMessages.minorNotNumber(example),
     })
     .int(cardMessages.minorNotWhole(example))
     .positive(cardMessages.amountPositive)
@@ -75,7 +77,9 @@ export function minorAmountSchema(currency: string, maxMinor: number) {
 export const giftCardSchema = z
   .object({
     id: z.uuid(),
-    uniqueId: z.string().describe('Public, readable identifier such as ACM-7K2Q-9XTR (not a redemption code)'),
+    uniqueId: z
+      .string()
+      .describe('Public, readable identifier such as ACM-7K2Q-9XTR (not a redemption code)'),
     businessId: z.uuid(),
     businessName: z.string(),
     brandLogoUrl: z.string().nullable(),

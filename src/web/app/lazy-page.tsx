@@ -25,7 +25,9 @@ export function lazyPage<T extends ComponentType<object>>(load: () => Promise<{ 
     return Promise.race([load(), timeout])
       .catch((error: unknown) => {
         if (error instanceof ChunkLoadError) throw error;
-        throw new ChunkLoadError(`Loading chunk ${n} failed. (${error instanceof Error ? error.message : 'error'})`);
+        throw new ChunkLoadError(
+          `Loading chunk ${n} failed. (${error instanceof Error ? error.message : 'error'})`,
+        );
       })
       .finally(() => clearTimeout(timer));
   });

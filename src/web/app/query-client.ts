@@ -8,7 +8,8 @@ export function createQueryClient(): QueryClient {
     defaultOptions: {
       queries: {
         retry: (failureCount, error) =>
-          failureCount < QUERY_RETRIES && !(error instanceof ApiError && error.status >= 400 && error.status < 500),
+          failureCount < QUERY_RETRIES &&
+          !(error instanceof ApiError && error.status >= 400 && error.status < 500),
         retryDelay: (attempt) => Math.min(RETRY_BASE_MS * 2 ** attempt, RETRY_MAX_MS),
         gcTime: CACHE_TIME_MS,
         staleTime: 30_000,

@@ -5,7 +5,9 @@ import { ChunkLoadError } from './lazy-page';
 /** What a person sees instead of a blank page when a screen fails to load or render. */
 export function RouteError() {
   const error = useRouteError();
-  const chunk = error instanceof ChunkLoadError || (error instanceof Error && /dynamically imported module|Loading chunk/i.test(error.message));
+  const chunk =
+    error instanceof ChunkLoadError ||
+    (error instanceof Error && /dynamically imported module|Loading chunk/i.test(error.message));
   const notFound = isRouteErrorResponse(error) && error.status === 404;
   return (
     <main className="flex min-h-screen items-center justify-center bg-slate-50 p-6">
@@ -20,10 +22,15 @@ export function RouteError() {
               ? 'The page you asked for does not exist.'
               : 'An unexpected error stopped this screen. Reloading usually helps.'}
         </p>
-        {chunk && error instanceof Error ? <p className="mt-2 text-xs text-slate-500">{error.message}</p> : null}
+        {chunk && error instanceof Error ? (
+          <p className="mt-2 text-xs text-slate-500">{error.message}</p>
+        ) : null}
         <div className="mt-6 flex justify-center gap-3">
           <Button onClick={() => window.location.reload()}>Reload</Button>
-          <Link to="/" className="rounded-lg px-5 py-2.5 text-sm font-semibold text-brand-700 hover:bg-brand-50">
+          <Link
+            to="/"
+            className="rounded-lg px-5 py-2.5 text-sm font-semibold text-brand-700 hover:bg-brand-50"
+          >
             Go home
           </Link>
         </div>

@@ -29,7 +29,8 @@ import { Wordmark } from './ui/brand';
 export const icons = {
   home: 'M3 12l2-2m0 0l7-7 7 7M5 10v10a1 1 0 001 1h3m10-11l2 2m-2-2v10a1 1 0 01-1 1h-3m-6 0a1 1 0 001-1v-4a1 1 0 011-1h2a1 1 0 011 1v4a1 1 0 001 1m-6 0h6',
   gift: 'M12 8v13m0-13V6a2 2 0 112 2h-2zm0 0V5.5A2.5 2.5 0 109.5 8H12zm-7 4h14M5 12a2 2 0 110-4h14a2 2 0 110 4M5 12v7a2 2 0 002 2h10a2 2 0 002-2v-7',
-  wallet: 'M19 7V6a2 2 0 00-2-2H5a2 2 0 00-2 2v12a2 2 0 002 2h14a2 2 0 002-2V9a2 2 0 00-2-2H5m16 5h-4a2 2 0 000 4h4',
+  wallet:
+    'M19 7V6a2 2 0 00-2-2H5a2 2 0 00-2 2v12a2 2 0 002 2h14a2 2 0 002-2V9a2 2 0 00-2-2H5m16 5h-4a2 2 0 000 4h4',
   bell: 'M15 17h5l-1.405-1.405A2.032 2.032 0 0118 14.158V11a6.002 6.002 0 00-4-5.659V5a2 2 0 10-4 0v.341C7.67 6.165 6 8.388 6 11v3.159c0 .538-.214 1.055-.595 1.436L4 17h5m6 0v1a3 3 0 11-6 0v-1m6 0H9',
   support:
     'M18.364 5.636l-3.536 3.536m0 5.656l3.536 3.536M9.172 9.172L5.636 5.636m3.536 9.192l-3.536 3.536M21 12a9 9 0 11-18 0 9 9 0 0118 0zm-5 0a4 4 0 11-8 0 4 4 0 018 0z',
@@ -138,7 +139,9 @@ export interface DashboardShellProps {
 
 function navLinkClass({ isActive }: { isActive: boolean }): string {
   return `group flex min-h-11 items-center gap-3 rounded-lg px-3 py-2.5 text-sm font-medium transition focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600 ${
-    isActive ? 'bg-brand-50 font-semibold text-brand-700' : 'text-slate-700 hover:bg-slate-100 hover:text-slate-900'
+    isActive
+      ? 'bg-brand-50 font-semibold text-brand-700'
+      : 'text-slate-700 hover:bg-slate-100 hover:text-slate-900'
   }`;
 }
 
@@ -282,7 +285,12 @@ export function DashboardShell({ role, navLabel, items, account }: DashboardShel
                 <ul className="flex flex-col gap-1">
                   {items.map((item) => (
                     <li key={item.to}>
-                      <NavLink to={item.to} end={item.end} className={navLinkClass} onClick={() => setMenuOpen(false)}>
+                      <NavLink
+                        to={item.to}
+                        end={item.end}
+                        className={navLinkClass}
+                        onClick={() => setMenuOpen(false)}
+                      >
                         <Icon path={item.icon} />
                         <span>{item.label}</span>
                       </NavLink>
@@ -373,7 +381,9 @@ export function EmptyState({
 
 /** The notifications empty state, the same on both dashboards. */
 export function NoNotifications() {
-  return <EmptyState title="Whoops! No Activity" text="You'll get new notifications soon" icon={icons.bell} />;
+  return (
+    <EmptyState title="Whoops! No Activity" text="You'll get new notifications soon" icon={icons.bell} />
+  );
 }
 
 export interface TabItem {
@@ -441,7 +451,9 @@ export function Tabs({
               onClick={() => setSelected(tab.id)}
               onKeyDown={(event) => onKeyDown(event, index)}
               className={`-mb-px border-b-2 px-4 py-2.5 text-sm font-semibold transition focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600 ${
-                isSelected ? 'border-brand-600 text-brand-700' : 'border-transparent text-slate-600 hover:text-slate-900'
+                isSelected
+                  ? 'border-brand-600 text-brand-700'
+                  : 'border-transparent text-slate-600 hover:text-slate-900'
               }`}
             >
               {tab.label}
@@ -486,8 +498,12 @@ export function SecuritySettings() {
             >
               <Icon path={row.icon} />
             </span>
-            <span className={`flex-1 font-medium ${row.danger ? 'text-red-700' : 'text-slate-900'}`}>{row.label}</span>
-            <span className="rounded-full bg-slate-100 px-2.5 py-1 text-xs font-semibold text-slate-700">Coming soon</span>
+            <span className={`flex-1 font-medium ${row.danger ? 'text-red-700' : 'text-slate-900'}`}>
+              {row.label}
+            </span>
+            <span className="rounded-full bg-slate-100 px-2.5 py-1 text-xs font-semibold text-slate-700">
+              Coming soon
+            </span>
           </li>
         ))}
       </ul>

@@ -43,7 +43,12 @@ export async function api<T>(path: string, options: RequestOptions = {}): Promis
       method: options.method ?? 'GET',
       credentials: 'same-origin',
       headers: options.body === undefined || isForm ? undefined : { 'content-type': 'application/json' },
-      body: options.body === undefined ? undefined : isForm ? (options.body as FormData) : JSON.stringify(options.body),
+      body:
+        options.body === undefined
+          ? undefined
+          : isForm
+            ? (options.body as FormData)
+            : JSON.stringify(options.body),
       signal: options.signal,
     });
   } catch (error) {

@@ -14,7 +14,13 @@ import { clearSessionCookie, requireSession, setSessionCookie } from '../../plug
 import { toAccount } from '../accounts/accounts.mapper';
 import * as auth from './auth.service';
 
-const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema, 409: apiErrorSchema, 429: apiErrorSchema };
+const errors = {
+  400: apiErrorSchema,
+  401: apiErrorSchema,
+  403: apiErrorSchema,
+  409: apiErrorSchema,
+  429: apiErrorSchema,
+};
 
 export const authRoutes: FastifyPluginAsyncZod<auth.AuthDeps> = async (app, deps) => {
   const production = deps.config.NODE_ENV === 'production';
@@ -77,14 +83,19 @@ export const authRoutes: FastifyPluginAsyncZod<auth.AuthDeps> = async (app, deps
       schema: {
         tags: ['auth'],
         summary: 'Get a Bearer token for an API client',
-        description: 'Send the token as `Authorization: Bearer <token>`. It lasts 30 days; DELETE /auth/session revokes it.',
+        description:
+          'Send the token as `Authorization: Bearer <token>`. It lasts 30 days; DELETE /auth/session revokes it.',
         body: loginSchema.extend({ role: roleSchema.optional() }).omit({ remember: true }),
         response: { 201: tokenResponseSchema, ...errors },
       },
     },
     async (request, reply) => {
       const { role, ...credentials } = request.body;
-      const issued = await auth.logIn(deps, { ...credentials, remember: true }, { ip: request.ip, role, kind: 'bearer' });
+      const issued = await auth.logIn(
+        deps,
+        { ...credentials, remember: true },
+        { ip: request.ip, role, kind: 'bearer' },
+      );
       return reply.status(201).send({
         ...auth.sessionView({ ...issued, account: toAccount(issued.account) }),
         token: issued.token,

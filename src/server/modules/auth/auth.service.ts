@@ -69,7 +69,11 @@ export async function registerUser(deps: AuthDeps, input: RegisterUser): Promise
 
 const takenMessages = {
   email: { code: 'EMAIL_TAKEN', field: 'email', message: 'An account with this email already exists.' },
-  username: { code: 'USERNAME_TAKEN', field: 'username', message: 'This username is taken. Please choose another.' },
+  username: {
+    code: 'USERNAME_TAKEN',
+    field: 'username',
+    message: 'This username is taken. Please choose another.',
+  },
   businessName: {
     code: 'BUSINESS_NAME_TAKEN',
     field: 'name',
@@ -85,7 +89,9 @@ async function assertUnique(
   const problems = (Object.keys(takenMessages) as (keyof typeof takenMessages)[]).filter((k) => taken[k]);
   if (problems.length === 0) return;
   const first = takenMessages[problems[0]!];
-  const fieldErrors = Object.fromEntries(problems.map((k) => [takenMessages[k].field, [takenMessages[k].message]]));
+  const fieldErrors = Object.fromEntries(
+    problems.map((k) => [takenMessages[k].field, [takenMessages[k].message]]),
+  );
   throw new AppError(first.code, first.message, { details: { fieldErrors } });
 }
 
@@ -94,7 +100,9 @@ async function withUniqueViolationsExplained<T>(work: () => Promise<T>): Promise
   try {
     return await work();
   } catch (error) {
-    const pgError = (error as { cause?: { code?: string; constraint?: string } }).cause ?? (error as { code?: string; constraint?: string });
+    const pgError =
+      (error as { cause?: { code?: string; constraint?: string } }).cause ??
+      (error as { code?: string; constraint?: string });
     if (pgError.code === '23505') {
       const kind =
         pgError.constraint === 'accounts_username_unique'
@@ -102,7 +110,9 @@ async function withUniqueViolationsExplained<T>(work: () => Promise<T>): Promise
           : pgError.constraint === 'accounts_business_name_unique'
             ? takenMessages.businessName
             : takenMessages.email;
-      throw new AppError(kind.code, kind.message, { details: { fieldErrors: { [kind.field]: [kind.message] } } });
+      throw new AppError(kind.code, kind.message, {
+        details: { fieldErrors: { [kind.field]: [kind.message] } },
+      });
     }
     throw error;
   }
@@ -126,8 +136,16 @@ export async function logIn(deps: AuthDeps, input: Login, context: LoginContext)
     : await findUserByUsername(db, identifier);
   // Counted per account (not per typed identifier), so a user's email and username share one budget.
   const limits: limiter.Limit[] = [
-    { key: `login:account:${account?.id ?? identifier}`, max: config.LOGIN_MAX_FAILURES_PER_ACCOUNT, windowSeconds: config.LOGIN_FAILURE_WINDOW_SECONDS },
-    { key: `login:ip:${context.ip}`, max: config.LOGIN_MAX_FAILURES_PER_IP, windowSeconds: config.LOGIN_FAILURE_WINDOW_SECONDS },
+    {
+      key: `login:account:${account?.id ?? identifier}`,
+      max: config.LOGIN_MAX_FAILURES_PER_ACCOUNT,
+      windowSeconds: config.LOGIN_FAILURE_WINDOW_SECONDS,
+    },
+    {
+      key: `login:ip:${context.ip}`,
+      max: config.LOGIN_MAX_FAILURES_PER_IP,
+      windowSeconds: config.LOGIN_FAILURE_WINDOW_SECONDS,
+    },
   ];
   await limiter.assertAllowed(db, limits, 'Too many failed sign-in attempts.');
 

@@ -21,7 +21,13 @@ function freshIp(): string {
 }
 
 function post(url: string, payload: unknown, options: Partial<InjectOptions> = {}) {
-  return t.app.inject({ method: 'POST', url, payload: payload as InjectOptions['payload'], remoteAddress: freshIp(), ...options });
+  return t.app.inject({
+    method: 'POST',
+    url,
+    payload: payload as InjectOptions['payload'],
+    remoteAddress: freshIp(),
+    ...options,
+  });
 }
 
 function login(body: Record<string, unknown>, options: Partial<InjectOptions> = {}) {
@@ -67,16 +73,22 @@ function sessionCookieHeader(res: LightMyRequestResponse): string {
 }
 
 async function storedAccount(id: string) {
-  const { rows } = await t.database.pool.query<{ email: string; phone: string; password_hash: string; username: string | null }>(
-    'SELECT email, phone, password_hash, username FROM accounts WHERE id = $1',
-    [id],
-  );
+  const { rows } = await t.database.pool.query<{
+    email: string;
+    phone: string;
+    password_hash: string;
+    username: string | null;
+  }>('SELECT email, phone, password_hash, username FROM accounts WHERE id = $1', [id]);
   return rows[0]!;
 }
 
 function expectValidation(res: LightMyRequestResponse, field: string, message: string) {
   expect(res.statusCode, res.body).toBe(400);
-  const body = res.json() as { code: string; message: string; details: { fieldErrors: Record<string, string[]> } };
+  const body = res.json() as {
+    code: string;
+    message: string;
+    details: { fieldErrors: Record<string, string[]> };
+  };
   expect(body.code).toBe('VALIDATION_FAILED');
   expect(body.message).toBe(message);
   expect(body.details.fieldErrors[field]).toEqual([message]);
@@ -91,11 +103,21 @@ describe.each(routes)('POST $url validation', ({ url, input }) => {
   const cases: [string, (body: Record<string, unknown>) => void, string, string][] = [
     ['a missing name', (b) => delete b.name, 'name', 'please enter a name'],
     ['a blank name', (b) => (b.name = '   '), 'name', 'please enter a name'],
-    ['a name over 100 characters', (b) => (b.name = 'n'.repeat(101)), 'name', 'a name is at most 100 characters'],
+    [
+      'a name over 100 characters',
+      (b) => (b.name = 'n'.repeat(101)),
+      'name',
+      'a name is at most 100 characters',
+    ],
     ['a missing email', (b) => delete b.email, 'email', 'please enter an email'],
     ['an empty email', (b) => (b.email = ''), 'email', 'please enter an email'],
     ['an email without @', (b) => (b.email = 'not-an-email'), 'email', 'please enter a valid email address'],
-    ['an email without a domain', (b) => (b.email = 'someone@'), 'email', 'please enter a valid email address'],
+    [
+      'an email without a domain',
+      (b) => (b.email = 'someone@'),
+      'email',
+      'please enter a valid email address',
+    ],
     ['a missing phone', (b) => delete b.phoneNumber, 'phoneNumber', 'please your phone number'],
     ['an empty phone', (b) => (b.phoneNumber = ''), 'phoneNumber', 'please your phone number'],
     ['a missing password', (b) => delete b.password, 'password', 'please enter a password'],
@@ -112,8 +134,18 @@ describe.each(routes)('POST $url validation', ({ url, input }) => {
       'password',
       'password must be at most 128 characters',
     ],
-    ['a missing confirmation', (b) => delete b.confirmPassword, 'confirmPassword', 'please confirm your password'],
-    ['an empty confirmation', (b) => (b.confirmPassword = ''), 'confirmPassword', 'please confirm your password'],
+    [
+      'a missing confirmation',
+      (b) => delete b.confirmPassword,
+      'confirmPassword',
+      'please confirm your password',
+    ],
+    [
+      'an empty confirmation',
+      (b) => (b.confirmPassword = ''),
+      'confirmPassword',
+      'please confirm your password',
+    ],
     [
       'a confirmation that differs',
       (b) => (b.confirmPassword = `${String(b.password)}x`),
@@ -140,7 +172,11 @@ describe.each(routes)('POST $url validation', ({ url, input }) => {
   it('names the first problem in message and lists every field in details', async () => {
     const res = await post(url, {});
     expect(res.statusCode).toBe(400);
-    const body = res.json() as { code: string; message: string; details: { fieldErrors: Record<string, string[]> } };
+    const body = res.json() as {
+      code: string;
+      message: string;
+      details: { fieldErrors: Record<string, string[]> };
+    };
     expect(body.code).toBe('VALIDATION_FAILED');
     expect(body.message).toBe('please enter a name');
     expect(body.details.fieldErrors).toMatchObject({
@@ -213,7 +249,11 @@ describe('phone numbers', () => {
     ['a short JSON number', 80312345],
   ])('refuses a phone number that is %s', async (_name, phoneNumber) => {
     const res = await post('/api/v1/users', { ...userInput(), phoneNumber });
-    expectValidation(res, 'phoneNumber', 'please enter a Nigerian phone number of at least 11 digits, e.g. 0803 123 4567');
+    expectValidation(
+      res,
+      'phoneNumber',
+      'please enter a Nigerian phone number of at least 11 digits, e.g. 0803 123 4567',
+    );
   });
 
   it('refuses a phone number of the wrong type with the "required" message', async () => {
@@ -270,7 +310,10 @@ describe('registration', () => {
 
   it('trims the name and lower-cases the email', async () => {
     const id = unique();
-    const { account } = await registerBusiness({ name: `  Trim ${id}  `, email: `  MiXeD-${id}@Example.Test ` });
+    const { account } = await registerBusiness({
+      name: `  Trim ${id}  `,
+      email: `  MiXeD-${id}@Example.Test `,
+    });
     expect(account.name).toBe(`Trim ${id}`);
     expect(account.email).toBe(`mixed-${id}@example.test`);
   });
@@ -384,7 +427,8 @@ describe('concurrent registrations', () => {
       Array.from({ length: 5 }, () => ({ url: '/api/v1/businesses', payload: businessInput({ email }) })),
     );
     expect(statuses).toEqual([201, 409, 409, 409, 409]);
-    for (const a of answers.filter((x) => x.statusCode === 409)) expect(a.json()).toMatchObject({ code: 'EMAIL_TAKEN' });
+    for (const a of answers.filter((x) => x.statusCode === 409))
+      expect(a.json()).toMatchObject({ code: 'EMAIL_TAKEN' });
   });
 
   it('lets exactly one of a business and a user with the same email in', async () => {
@@ -440,9 +484,15 @@ describe('POST /api/v1/auth/login', () => {
 
   it('logs a user in by username, in any case', async () => {
     const { input, account } = await registerUser();
-    const res = await login({ email: input.username.toUpperCase(), password: DEFAULT_PASSWORD, role: 'user' });
+    const res = await login({
+      email: input.username.toUpperCase(),
+      password: DEFAULT_PASSWORD,
+      role: 'user',
+    });
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json()).toMatchObject({ account: { id: account.id, role: 'user', username: input.username.toLowerCase() } });
+    expect(res.json()).toMatchObject({
+      account: { id: account.id, role: 'user', username: input.username.toLowerCase() },
+    });
   });
 
   it('logs a user in by email', async () => {
@@ -491,7 +541,10 @@ describe('POST /api/v1/auth/login', () => {
     const { input } = await registerUser();
     const res = await login({ email: input.email, password: DEFAULT_PASSWORD, role: 'business' });
     expect(res.statusCode).toBe(403);
-    expect(res.json()).toEqual({ code: 'FORBIDDEN', message: 'This is a user account. Please log in as a user.' });
+    expect(res.json()).toEqual({
+      code: 'FORBIDDEN',
+      message: 'This is a user account. Please log in as a user.',
+    });
   });
 
   it('accepts the matching role', async () => {
@@ -512,7 +565,10 @@ describe('POST /api/v1/auth/login', () => {
   it('refuses an unknown role', async () => {
     const res = await login({ email: 'a@example.test', password: DEFAULT_PASSWORD, role: 'admin' });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toMatchObject({ code: 'VALIDATION_FAILED', details: { fieldErrors: { role: expect.any(Array) } } });
+    expect(res.json()).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      details: { fieldErrors: { role: expect.any(Array) } },
+    });
   });
 
   it('answers a body that is not JSON with a readable 400', async () => {
@@ -626,7 +682,12 @@ describe('login rate limits', () => {
     const strict = await createTestApp({ LOGIN_MAX_FAILURES_PER_IP: '3' });
     try {
       const ip = freshIp();
-      const accounts = await Promise.all([registerBusiness(), registerUser(), registerBusiness(), registerUser()]);
+      const accounts = await Promise.all([
+        registerBusiness(),
+        registerUser(),
+        registerBusiness(),
+        registerUser(),
+      ]);
       for (const { input } of accounts.slice(0, 3)) {
         const res = await strict.app.inject({
           method: 'POST',
@@ -644,7 +705,10 @@ describe('login rate limits', () => {
         remoteAddress: ip,
       });
       expect(blocked.statusCode).toBe(429);
-      expect(blocked.json()).toMatchObject({ code: 'RATE_LIMITED', details: { retryAfterSeconds: expect.any(Number) } });
+      expect(blocked.json()).toMatchObject({
+        code: 'RATE_LIMITED',
+        details: { retryAfterSeconds: expect.any(Number) },
+      });
       expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
 
       const elsewhere = await strict.app.inject({
@@ -665,7 +729,12 @@ describe('login rate limits', () => {
       const ip = freshIp();
       const [a, b] = await Promise.all([registerBusiness(), registerUser()]);
       const send = (email: string, password: string) =>
-        strict.app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { email, password }, remoteAddress: ip });
+        strict.app.inject({
+          method: 'POST',
+          url: '/api/v1/auth/login',
+          payload: { email, password },
+          remoteAddress: ip,
+        });
       expect((await send(a.input.email, 'wrong-password')).statusCode).toBe(401);
       expect((await send(b.input.email, DEFAULT_PASSWORD)).statusCode).toBe(200);
       expect((await send(a.input.email, 'wrong-password')).statusCode).toBe(401);
@@ -820,7 +889,11 @@ describe('GET /api/v1/auth/session', () => {
 describe('POST /api/v1/auth/tokens', () => {
   it('issues a 30-day Bearer token and sets no cookie', async () => {
     const { input, account } = await registerBusiness();
-    const res = await post('/api/v1/auth/tokens', { email: input.email, password: DEFAULT_PASSWORD, role: 'business' });
+    const res = await post('/api/v1/auth/tokens', {
+      email: input.email,
+      password: DEFAULT_PASSWORD,
+      role: 'business',
+    });
     expect(res.statusCode, res.body).toBe(201);
     const body = res.json() as { token: string; expiresAt: string; account: { id: string } };
     expect(body.account.id).toBe(account.id);
@@ -842,7 +915,11 @@ describe('POST /api/v1/auth/tokens', () => {
 
   it('refuses the wrong role', async () => {
     const { input } = await registerUser();
-    const res = await post('/api/v1/auth/tokens', { email: input.email, password: DEFAULT_PASSWORD, role: 'business' });
+    const res = await post('/api/v1/auth/tokens', {
+      email: input.email,
+      password: DEFAULT_PASSWORD,
+      role: 'business',
+    });
     expect(res.statusCode).toBe(403);
     expect(res.json()).toMatchObject({ code: 'FORBIDDEN' });
   });
@@ -852,7 +929,11 @@ describe('DELETE /api/v1/auth/session (log out)', () => {
   it('revokes the cookie session and clears the cookie', async () => {
     const { input } = await registerBusiness();
     const { cookie } = await loginCookie(input.email);
-    const res = await t.app.inject({ method: 'DELETE', url: '/api/v1/auth/session', headers: { cookie, ...sameOrigin } });
+    const res = await t.app.inject({
+      method: 'DELETE',
+      url: '/api/v1/auth/session',
+      headers: { cookie, ...sameOrigin },
+    });
     expect(res.statusCode, res.body).toBe(204);
     expect(res.body).toBe('');
     const cleared = sessionCookieHeader(res);
@@ -860,7 +941,11 @@ describe('DELETE /api/v1/auth/session (log out)', () => {
     expect(Date.parse(/Expires=([^;]+)/i.exec(cleared)![1]!)).toBeLessThan(Date.now());
 
     expect((await getSession({ cookie })).statusCode).toBe(401);
-    const again = await t.app.inject({ method: 'DELETE', url: '/api/v1/auth/session', headers: { cookie, ...sameOrigin } });
+    const again = await t.app.inject({
+      method: 'DELETE',
+      url: '/api/v1/auth/session',
+      headers: { cookie, ...sameOrigin },
+    });
     expect(again.statusCode).toBe(401);
   });
 
@@ -882,7 +967,11 @@ describe('DELETE /api/v1/auth/session (log out)', () => {
     const { input } = await registerBusiness();
     const token = await bearerToken(input.email);
     const authorization = `Bearer ${token}`;
-    const res = await t.app.inject({ method: 'DELETE', url: '/api/v1/auth/session', headers: { authorization } });
+    const res = await t.app.inject({
+      method: 'DELETE',
+      url: '/api/v1/auth/session',
+      headers: { authorization },
+    });
     expect(res.statusCode, res.body).toBe(204);
     const after = await getSession({ authorization });
     expect(after.statusCode).toBe(401);
@@ -899,7 +988,8 @@ describe('DELETE /api/v1/auth/session (log out)', () => {
 describe('CSRF protection of cookie-authenticated changes', () => {
   const rejected = {
     code: 'CSRF_REJECTED',
-    message: 'This request did not come from Giftmart itself, so it was refused. Reload the page and try again.',
+    message:
+      'This request did not come from Giftmart itself, so it was refused. Reload the page and try again.',
   };
 
   async function signedIn() {
@@ -947,7 +1037,11 @@ describe('CSRF protection of cookie-authenticated changes', () => {
 
   it('accepts a same-origin Referer when there is no Origin', async () => {
     const cookie = await signedIn();
-    const res = await logout({ cookie, host: 'giftmart.test:3000', referer: 'http://giftmart.test:3000/business-dashboard' });
+    const res = await logout({
+      cookie,
+      host: 'giftmart.test:3000',
+      referer: 'http://giftmart.test:3000/business-dashboard',
+    });
     expect(res.statusCode, res.body).toBe(204);
   });
 
@@ -998,7 +1092,11 @@ describe('GET /api/v1/wallet', () => {
   it('answers a business signed in with a Bearer token', async () => {
     const { input } = await registerBusiness();
     const token = await bearerToken(input.email);
-    const res = await t.app.inject({ method: 'GET', url: '/api/v1/wallet', headers: { authorization: `Bearer ${token}` } });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/api/v1/wallet',
+      headers: { authorization: `Bearer ${token}` },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ balance: { amount: 0, currency: 'NGN' } });
   });
@@ -1020,7 +1118,11 @@ describe('GET /api/v1/wallet', () => {
   it('refuses a business after it logged out', async () => {
     const { input } = await registerBusiness();
     const { cookie } = await loginCookie(input.email);
-    const out = await t.app.inject({ method: 'DELETE', url: '/api/v1/auth/session', headers: { cookie, ...sameOrigin } });
+    const out = await t.app.inject({
+      method: 'DELETE',
+      url: '/api/v1/auth/session',
+      headers: { cookie, ...sameOrigin },
+    });
     expect(out.statusCode).toBe(204);
     const res = await t.app.inject({ method: 'GET', url: '/api/v1/wallet', headers: { cookie } });
     expect(res.statusCode).toBe(401);

@@ -14,10 +14,15 @@ export async function findLiveSessionByTokenHash(db: DbOrTx, tokenHash: string) 
     .select({ session: sessions, account: accounts })
     .from(sessions)
     .innerJoin(accounts, eq(accounts.id, sessions.accountId))
-    .where(and(eq(sessions.tokenHash, tokenHash), isNull(sessions.revokedAt), gt(sessions.expiresAt, sql`now()`)));
+    .where(
+      and(eq(sessions.tokenHash, tokenHash), isNull(sessions.revokedAt), gt(sessions.expiresAt, sql`now()`)),
+    );
   return row;
 }
 
 export async function revokeSession(db: DbOrTx, id: string): Promise<void> {
-  await db.update(sessions).set({ revokedAt: sql`now()` }).where(and(eq(sessions.id, id), isNull(sessions.revokedAt)));
+  await db
+    .update(sessions)
+    .set({ revokedAt: sql`now()` })
+    .where(and(eq(sessions.id, id), isNull(sessions.revokedAt)));
 }

@@ -60,7 +60,9 @@ export async function listGiftCards(db: DbOrTx, query: PageQuery): Promise<GiftC
     conditions.push(inArray(giftCards.businessId, query.businessIds));
   }
   if (query.after) {
-    conditions.push(sql`(${giftCards.createdAt}, ${giftCards.id}) < (${query.after.time}::timestamptz, ${query.after.id}::uuid)`);
+    conditions.push(
+      sql`(${giftCards.createdAt}, ${giftCards.id}) < (${query.after.time}::timestamptz, ${query.after.id}::uuid)`,
+    );
   }
   const order =
     query.orderBy === 'best-selling'
@@ -76,7 +78,10 @@ export async function listGiftCards(db: DbOrTx, query: PageQuery): Promise<GiftC
 }
 
 export async function setOnSale(db: DbOrTx, id: string, onSale: boolean): Promise<void> {
-  await db.update(giftCards).set({ onSale, updatedAt: sql`now()` }).where(eq(giftCards.id, id));
+  await db
+    .update(giftCards)
+    .set({ onSale, updatedAt: sql`now()` })
+    .where(eq(giftCards.id, id));
 }
 
 export async function countGiftCards(db: DbOrTx, businessId: string, onSaleOnly: boolean): Promise<number> {

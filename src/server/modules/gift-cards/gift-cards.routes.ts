@@ -91,7 +91,9 @@ export const giftCardRoutes: FastifyPluginAsyncZod<CatalogueDeps> = async (app, 
         tags: ['gift cards'],
         summary: 'Stop or resume selling one of your gift cards',
         params: idParams,
-        body: z.object({ onSale: z.boolean({ error: 'onSale must be true or false' }) }).meta({ id: 'GiftCardUpdate' }),
+        body: z
+          .object({ onSale: z.boolean({ error: 'onSale must be true or false' }) })
+          .meta({ id: 'GiftCardUpdate' }),
         response: { 200: giftCardSchema, ...errors },
       },
     },

@@ -55,10 +55,16 @@ export async function createGiftCard(
         currency: deps.config.CURRENCY,
         colour: input.colour,
       });
-      return toGiftCard({ ...row, businessName: business.name, businessLogoKey: business.logoKey, cursorTime: '' });
+      return toGiftCard({
+        ...row,
+        businessName: business.name,
+        businessLogoKey: business.logoKey,
+        cursorTime: '',
+      });
     } catch (error) {
       const pgError = (error as { cause?: { code?: string; constraint?: string } }).cause;
-      if (pgError?.code === '23505' && pgError.constraint === 'gift_cards_unique_id_unique' && attempt < 5) continue;
+      if (pgError?.code === '23505' && pgError.constraint === 'gift_cards_unique_id_unique' && attempt < 5)
+        continue;
       throw error;
     }
   }
@@ -80,16 +86,24 @@ const CURSOR_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}
 /** A real instant (not 2023-02-30, 25:61 or year 0), so PostgreSQL's casts cannot fail on a hand-made cursor. */
 function isRealTime(time: string): boolean {
   const ms = Date.parse(time);
-  return Number.isFinite(ms) && !time.startsWith('0000') && new Date(ms).toISOString().slice(0, 23) === time.slice(0, 23);
+  return (
+    Number.isFinite(ms) &&
+    !time.startsWith('0000') &&
+    new Date(ms).toISOString().slice(0, 23) === time.slice(0, 23)
+  );
 }
 
 function decodeCursor(cursor: string): { time: string; id: string } {
   const [time, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
   const valid = time && id && CURSOR_TIME.test(time) && isRealTime(time) && CURSOR_ID.test(id);
   if (!valid) {
-    throw new AppError('VALIDATION_FAILED', 'That page cursor is not valid. Start again from the first page.', {
-      details: { fieldErrors: { cursor: ['not a cursor this API gave out'] } },
-    });
+    throw new AppError(
+      'VALIDATION_FAILED',
+      'That page cursor is not valid. Start again from the first page.',
+      {
+        details: { fieldErrors: { cursor: ['not a cursor this API gave out'] } },
+      },
+    );
   }
   return { time, id };
 }
@@ -138,16 +152,23 @@ export async function listOwnCards(
   const page = rows.slice(0, query.limit);
   return {
     items: page.map(toGiftCard),
-    nextCursor: query.sort === 'newest' && rows.length > query.limit ? encodeCursor(page[page.length - 1]!) : null,
+    nextCursor:
+      query.sort === 'newest' && rows.length > query.limit ? encodeCursor(page[page.length - 1]!) : null,
     total: await countGiftCards(deps.db, businessId, false),
   };
 }
 
 /** Stop or resume selling a card. Only its business may; cards already bought are not touched. */
-export async function changeOnSale(deps: CardDeps, businessId: string, cardId: string, onSale: boolean): Promise<GiftCard> {
+export async function changeOnSale(
+  deps: CardDeps,
+  businessId: string,
+  cardId: string,
+  onSale: boolean,
+): Promise<GiftCard> {
   const card = await findGiftCard(deps.db, cardId);
   if (!card) throw notFound('That gift card');
-  if (card.businessId !== businessId) throw new AppError('FORBIDDEN', 'You can only change your own gift cards.');
+  if (card.businessId !== businessId)
+    throw new AppError('FORBIDDEN', 'You can only change your own gift cards.');
   await setOnSale(deps.db, cardId, onSale);
   return toGiftCard({ ...card, onSale });
 }

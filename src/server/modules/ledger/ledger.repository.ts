@@ -20,7 +20,13 @@ export async function ensureOwnedLedgerAccount(
   const [row] = await db
     .select({ id: ledgerAccounts.id })
     .from(ledgerAccounts)
-    .where(and(eq(ledgerAccounts.kind, kind), eq(ledgerAccounts.ownerId, ownerId), eq(ledgerAccounts.currency, currency)));
+    .where(
+      and(
+        eq(ledgerAccounts.kind, kind),
+        eq(ledgerAccounts.ownerId, ownerId),
+        eq(ledgerAccounts.currency, currency),
+      ),
+    );
   return row!.id;
 }
 
@@ -35,6 +41,12 @@ export async function ownedAccountBalance(
     .select({ total: sql<string>`coalesce(sum(${postings.amount}), 0)` })
     .from(postings)
     .innerJoin(ledgerAccounts, eq(ledgerAccounts.id, postings.ledgerAccountId))
-    .where(and(eq(ledgerAccounts.kind, kind), eq(ledgerAccounts.ownerId, ownerId), eq(ledgerAccounts.currency, currency)));
+    .where(
+      and(
+        eq(ledgerAccounts.kind, kind),
+        eq(ledgerAccounts.ownerId, ownerId),
+        eq(ledgerAccounts.currency, currency),
+      ),
+    );
   return BigInt(row?.total ?? '0');
 }

@@ -14,10 +14,22 @@ import { envelope, legacyBusinessSchema, toLegacyBusiness } from './legacy-shape
  * answers, real status codes, and the same rules and session cookie as /api/v1.
  */
 const legacyUserSession = z
-  .object({ _id: z.string(), name: z.string(), username: z.string(), email: z.string(), phoneNumber: z.string() })
+  .object({
+    _id: z.string(),
+    name: z.string(),
+    username: z.string(),
+    email: z.string(),
+    phoneNumber: z.string(),
+  })
   .meta({ id: 'LegacyUserSession' });
 
-const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema, 409: apiErrorSchema, 429: apiErrorSchema };
+const errors = {
+  400: apiErrorSchema,
+  401: apiErrorSchema,
+  403: apiErrorSchema,
+  409: apiErrorSchema,
+  429: apiErrorSchema,
+};
 
 export const legacyAuthRoutes: FastifyPluginAsyncZod<auth.AuthDeps> = async (app, deps) => {
   const production = deps.config.NODE_ENV === 'production';
@@ -49,7 +61,9 @@ export const legacyAuthRoutes: FastifyPluginAsyncZod<auth.AuthDeps> = async (app
     },
     async (request, reply) => {
       const account = await auth.registerBusiness(deps, request.body);
-      return reply.status(201).send({ message: 'Business registered successfully', data: await businessSession(account) });
+      return reply
+        .status(201)
+        .send({ message: 'Business registered successfully', data: await businessSession(account) });
     },
   );
 
@@ -80,7 +94,11 @@ export const legacyAuthRoutes: FastifyPluginAsyncZod<auth.AuthDeps> = async (app
       },
     },
     async (request, reply) => {
-      const issued = await auth.logIn(deps, request.body, { ip: request.ip, role: 'business', kind: 'cookie' });
+      const issued = await auth.logIn(deps, request.body, {
+        ip: request.ip,
+        role: 'business',
+        kind: 'cookie',
+      });
       setSessionCookie(reply, production, issued);
       return { message: 'Login successful', data: await businessSession(issued.account) };
     },

@@ -19,7 +19,12 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const freshIp = () => `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`;
 
 function post(url: string, payload: unknown) {
-  return t.app.inject({ method: 'POST', url, payload: payload as InjectOptions['payload'], remoteAddress: freshIp() });
+  return t.app.inject({
+    method: 'POST',
+    url,
+    payload: payload as InjectOptions['payload'],
+    remoteAddress: freshIp(),
+  });
 }
 
 function e164(national: string): string {
@@ -75,10 +80,18 @@ describe('POST /api/registerbusiness', () => {
 
   it('creates an account the v1 API and the wallet know', async () => {
     const { input, data } = await registeredBusiness();
-    const login = await post('/api/v1/auth/login', { email: input.email, password: DEFAULT_PASSWORD, role: 'business' });
+    const login = await post('/api/v1/auth/login', {
+      email: input.email,
+      password: DEFAULT_PASSWORD,
+      role: 'business',
+    });
     expect(login.statusCode, login.body).toBe(200);
     expect(login.json()).toMatchObject({ account: { id: data._id, role: 'business' } });
-    const wallet = await t.app.inject({ method: 'GET', url: '/api/v1/wallet', headers: { cookie: cookieFrom(login) } });
+    const wallet = await t.app.inject({
+      method: 'GET',
+      url: '/api/v1/wallet',
+      headers: { cookie: cookieFrom(login) },
+    });
     expect(wallet.json()).toEqual({ balance: { amount: 0, currency: 'NGN' } });
   });
 
@@ -93,7 +106,11 @@ describe('POST /api/registerbusiness', () => {
     ['email', { email: '' }, 'please enter an email'],
     ['email', { email: 'nope' }, 'please enter a valid email address'],
     ['phoneNumber', { phoneNumber: '' }, 'please your phone number'],
-    ['phoneNumber', { phoneNumber: '+14155552671' }, 'please enter a Nigerian phone number of at least 11 digits, e.g. 0803 123 4567'],
+    [
+      'phoneNumber',
+      { phoneNumber: '+14155552671' },
+      'please enter a Nigerian phone number of at least 11 digits, e.g. 0803 123 4567',
+    ],
     ['password', { password: '', confirmPassword: '' }, 'please enter a password'],
     ['password', { password: 'short', confirmPassword: 'short' }, 'password must be at least 8 characters'],
     ['confirmPassword', { confirmPassword: '' }, 'please confirm your password'],
@@ -101,14 +118,21 @@ describe('POST /api/registerbusiness', () => {
   ])('refuses a bad %s with the same message as v1: %j', async (field, overrides, message) => {
     const res = await post('/api/registerbusiness', { ...businessInput(), ...overrides });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toMatchObject({ code: 'VALIDATION_FAILED', message, details: { fieldErrors: { [field]: [message] } } });
+    expect(res.json()).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      message,
+      details: { fieldErrors: { [field]: [message] } },
+    });
   });
 
   it('refuses a taken email (even a user’s) and a taken business name with 409', async () => {
     const { input: user } = await registeredUser();
     const email = await post('/api/registerbusiness', businessInput({ email: user.email.toUpperCase() }));
     expect(email.statusCode).toBe(409);
-    expect(email.json()).toMatchObject({ code: 'EMAIL_TAKEN', message: 'An account with this email already exists.' });
+    expect(email.json()).toMatchObject({
+      code: 'EMAIL_TAKEN',
+      message: 'An account with this email already exists.',
+    });
 
     const { input: biz } = await registeredBusiness();
     const name = await post('/api/registerbusiness', businessInput({ name: biz.name.toLowerCase() }));
@@ -142,7 +166,11 @@ describe('POST /api/registeruser', () => {
   ])('refuses a bad %s: %j', async (field, overrides, message) => {
     const res = await post('/api/registeruser', { ...userInput(), ...overrides });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toMatchObject({ code: 'VALIDATION_FAILED', message, details: { fieldErrors: { [field]: [message] } } });
+    expect(res.json()).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      message,
+      details: { fieldErrors: { [field]: [message] } },
+    });
   });
 
   it('refuses a business’s email and a taken username with 409', async () => {
@@ -190,14 +218,22 @@ describe('POST /api/loginbusiness', () => {
     expect(header).toMatch(/; SameSite=Lax/i);
     expect(header).not.toMatch(/Expires=|Max-Age=/i);
 
-    const session = await t.app.inject({ method: 'GET', url: '/api/v1/auth/session', headers: { cookie: cookieFrom(res) } });
+    const session = await t.app.inject({
+      method: 'GET',
+      url: '/api/v1/auth/session',
+      headers: { cookie: cookieFrom(res) },
+    });
     expect(session.statusCode).toBe(200);
     expect(session.json()).toMatchObject({ account: { id: data._id, role: 'business' } });
   });
 
   it('gives a 30-day cookie with "remember"', async () => {
     const { input } = await registeredBusiness();
-    const res = await post('/api/loginbusiness', { email: input.email, password: DEFAULT_PASSWORD, remember: true });
+    const res = await post('/api/loginbusiness', {
+      email: input.email,
+      password: DEFAULT_PASSWORD,
+      remember: true,
+    });
     expect(res.statusCode).toBe(200);
     const expires = /Expires=([^;]+)/i.exec(sessionCookieHeader(res))?.[1];
     expect(expires).toBeDefined();
@@ -210,7 +246,10 @@ describe('POST /api/loginbusiness', () => {
     const { input } = await registeredBusiness();
     const expected = { code: 'INVALID_CREDENTIALS', message: 'email or password incorrect' };
     const wrong = await post('/api/loginbusiness', { email: input.email, password: 'wrong-password' });
-    const unknown = await post('/api/loginbusiness', { email: `ghost-${unique()}@example.test`, password: DEFAULT_PASSWORD });
+    const unknown = await post('/api/loginbusiness', {
+      email: `ghost-${unique()}@example.test`,
+      password: DEFAULT_PASSWORD,
+    });
     for (const res of [wrong, unknown]) {
       expect(res.statusCode).toBe(401);
       expect(res.json()).toEqual(expected);
@@ -222,7 +261,10 @@ describe('POST /api/loginbusiness', () => {
     const { input } = await registeredUser();
     const res = await post('/api/loginbusiness', { email: input.email, password: DEFAULT_PASSWORD });
     expect(res.statusCode).toBe(403);
-    expect(res.json()).toEqual({ code: 'FORBIDDEN', message: 'This is a user account. Please log in as a user.' });
+    expect(res.json()).toEqual({
+      code: 'FORBIDDEN',
+      message: 'This is a user account. Please log in as a user.',
+    });
     expect(res.headers['set-cookie']).toBeUndefined();
   });
 
@@ -244,7 +286,10 @@ describe('POST /api/loginbusiness', () => {
     }
     const res = await post('/api/loginbusiness', { email: input.email, password: DEFAULT_PASSWORD });
     expect(res.statusCode).toBe(429);
-    expect(res.json()).toMatchObject({ code: 'RATE_LIMITED', details: { retryAfterSeconds: expect.any(Number) } });
+    expect(res.json()).toMatchObject({
+      code: 'RATE_LIMITED',
+      details: { retryAfterSeconds: expect.any(Number) },
+    });
     expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
   });
 });
@@ -265,7 +310,11 @@ describe('POST /api/loginuser', () => {
       },
     });
     expectNoSecrets(res);
-    const session = await t.app.inject({ method: 'GET', url: '/api/v1/auth/session', headers: { cookie: cookieFrom(res) } });
+    const session = await t.app.inject({
+      method: 'GET',
+      url: '/api/v1/auth/session',
+      headers: { cookie: cookieFrom(res) },
+    });
     expect(session.json()).toMatchObject({ account: { id: data._id, role: 'user' } });
   });
 
@@ -297,7 +346,10 @@ describe('POST /api/loginuser', () => {
   it('logs in an account made through v1', async () => {
     const input = userInput();
     expect((await post('/api/v1/users', input)).statusCode).toBe(201);
-    const res = await post('/api/loginuser', { email: input.email.toUpperCase(), password: DEFAULT_PASSWORD });
+    const res = await post('/api/loginuser', {
+      email: input.email.toUpperCase(),
+      password: DEFAULT_PASSWORD,
+    });
     expect(res.statusCode, res.body).toBe(200);
   });
 });

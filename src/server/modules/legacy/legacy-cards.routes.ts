@@ -70,7 +70,12 @@ export const legacyCardRoutes: FastifyPluginAsyncZod<CatalogueDeps> = async (app
     },
     async (request) => {
       const session = await requireBusinessSelf(request, request.params.businessId);
-      const data = await toLegacyBusiness(db, config.CURRENCY, session.account, await ownCards(session.account.id));
+      const data = await toLegacyBusiness(
+        db,
+        config.CURRENCY,
+        session.account,
+        await ownCards(session.account.id),
+      );
       return { message: 'Gift cards found', data };
     },
   );
@@ -100,7 +105,10 @@ export const legacyCardRoutes: FastifyPluginAsyncZod<CatalogueDeps> = async (app
         response: { 200: envelope(legacyCardSchema), 400: apiErrorSchema, 404: apiErrorSchema },
       },
     },
-    async (request) => ({ message: 'Gift card found', data: toLegacyCard(await cards.getGiftCard(deps, request.params.id)) }),
+    async (request) => ({
+      message: 'Gift card found',
+      data: toLegacyCard(await cards.getGiftCard(deps, request.params.id)),
+    }),
   );
 
   app.get(
@@ -108,9 +116,14 @@ export const legacyCardRoutes: FastifyPluginAsyncZod<CatalogueDeps> = async (app
     {
       schema: {
         tags: ['legacy'],
-        summary: 'A business and its cards on sale (old client); the business itself also sees its balance and contacts',
+        summary:
+          'A business and its cards on sale (old client); the business itself also sees its balance and contacts',
         params: businessParams,
-        response: { 200: envelope(z.union([legacyBusinessSchema, legacyPublicBusinessSchema])), 400: apiErrorSchema, 404: apiErrorSchema },
+        response: {
+          200: envelope(z.union([legacyBusinessSchema, legacyPublicBusinessSchema])),
+          400: apiErrorSchema,
+          404: apiErrorSchema,
+        },
       },
     },
     async (request) => {
@@ -118,7 +131,10 @@ export const legacyCardRoutes: FastifyPluginAsyncZod<CatalogueDeps> = async (app
       if (!business || business.role !== 'business') throw notFound('That business');
       const session = await request.session();
       if (session?.account.id === business.id) {
-        return { message: 'Business found', data: await toLegacyBusiness(db, config.CURRENCY, business, await ownCards(business.id)) };
+        return {
+          message: 'Business found',
+          data: await toLegacyBusiness(db, config.CURRENCY, business, await ownCards(business.id)),
+        };
       }
       const onSale = await cards.listCatalogue(deps, { limit: LEGACY_LIST_LIMIT, businessId: business.id });
       return {
@@ -145,7 +161,10 @@ export const legacyCardRoutes: FastifyPluginAsyncZod<CatalogueDeps> = async (app
     },
     async (request) => {
       await cards.businessProfile(deps, request.params.businessId); // 404 for an unknown business
-      const page = await cards.listCatalogue(deps, { limit: LEGACY_LIST_LIMIT, businessId: request.params.businessId });
+      const page = await cards.listCatalogue(deps, {
+        limit: LEGACY_LIST_LIMIT,
+        businessId: request.params.businessId,
+      });
       return { message: 'Gift cards found', data: page.items.map(toLegacyCard) };
     },
   );

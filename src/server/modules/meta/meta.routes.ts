@@ -15,7 +15,13 @@ const healthSchema = z
 export const healthRoutes: FastifyPluginAsyncZod<AuthDeps> = async (app, deps) => {
   app.get(
     '/health',
-    { schema: { tags: ['meta'], summary: 'Liveness and database status', response: { 200: healthSchema, 503: healthSchema } } },
+    {
+      schema: {
+        tags: ['meta'],
+        summary: 'Liveness and database status',
+        response: { 200: healthSchema, 503: healthSchema },
+      },
+    },
     async (_request, reply) => {
       let database: 'up' | 'down' = 'up';
       try {
@@ -23,7 +29,11 @@ export const healthRoutes: FastifyPluginAsyncZod<AuthDeps> = async (app, deps) =
       } catch {
         database = 'down';
       }
-      const body = { status: database === 'up' ? ('ok' as const) : ('degraded' as const), database, uptimeSeconds: Math.round(process.uptime()) };
+      const body = {
+        status: database === 'up' ? ('ok' as const) : ('degraded' as const),
+        database,
+        uptimeSeconds: Math.round(process.uptime()),
+      };
       return reply.status(database === 'up' ? 200 : 503).send(body);
     },
   );
@@ -32,7 +42,13 @@ export const healthRoutes: FastifyPluginAsyncZod<AuthDeps> = async (app, deps) =
 export const configRoutes: FastifyPluginAsyncZod<AuthDeps> = async (app, deps) => {
   app.get(
     '/config',
-    { schema: { tags: ['meta'], summary: 'Public settings the web app needs', response: { 200: publicConfigSchema } } },
+    {
+      schema: {
+        tags: ['meta'],
+        summary: 'Public settings the web app needs',
+        response: { 200: publicConfigSchema },
+      },
+    },
     async () => ({ currency: deps.config.CURRENCY, supportEmail: deps.config.SUPPORT_EMAIL }),
   );
 };

@@ -38,7 +38,9 @@ describe('health and public config', () => {
   it('serves an OpenAPI document that lists the routes with their schemas', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/docs/json' });
     expect(res.statusCode).toBe(200);
-    const doc = res.json() as { paths: Record<string, Record<string, { requestBody?: unknown; responses: object }>> };
+    const doc = res.json() as {
+      paths: Record<string, Record<string, { requestBody?: unknown; responses: object }>>;
+    };
     expect(doc.paths['/api/v1/businesses']?.post?.requestBody).toBeDefined();
     expect(doc.paths['/api/loginbusiness']?.post?.responses).toHaveProperty('200');
   });

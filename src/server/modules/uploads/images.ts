@@ -7,15 +7,23 @@ type Kind = 'png' | 'jpg' | 'webp';
 
 /** What the bytes say the file is: PNG, JPEG or WebP signatures; anything else (SVG, HTML, text) is null. */
 export function sniffImage(bytes: Buffer): Kind | null {
-  if (bytes.length >= 8 && bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])))
+  if (
+    bytes.length >= 8 &&
+    bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))
+  )
     return 'png';
   if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'jpg';
-  if (bytes.length >= 12 && bytes.toString('ascii', 0, 4) === 'RIFF' && bytes.toString('ascii', 8, 12) === 'WEBP')
+  if (
+    bytes.length >= 12 &&
+    bytes.toString('ascii', 0, 4) === 'RIFF' &&
+    bytes.toString('ascii', 8, 12) === 'WEBP'
+  )
     return 'webp';
   return null;
 }
 
-const refused = (message: string) => new AppError('VALIDATION_FAILED', message, { details: { fieldErrors: { logo: [message] } } });
+const refused = (message: string) =>
+  new AppError('VALIDATION_FAILED', message, { details: { fieldErrors: { logo: [message] } } });
 
 /**
  * Accepts a logo only when its bytes are a whole PNG, JPEG or WebP of at most 4096×4096, then re-encodes

@@ -29,10 +29,20 @@ export async function showError(title: string, text: string): Promise<void> {
 
 export async function showSuccess(title: string, confirmButtonText = 'OK'): Promise<void> {
   const Swal = await swal();
-  await Swal.fire({ icon: 'success', title, position: 'center', confirmButtonText, confirmButtonColor: '#4f46e5' });
+  await Swal.fire({
+    icon: 'success',
+    title,
+    position: 'center',
+    confirmButtonText,
+    confirmButtonColor: '#4f46e5',
+  });
 }
 
-export async function confirmDanger(title: string, text: string, confirmButtonText: string): Promise<boolean> {
+export async function confirmDanger(
+  title: string,
+  text: string,
+  confirmButtonText: string,
+): Promise<boolean> {
   const Swal = await swal();
   const result = await Swal.fire({
     icon: 'warning',

@@ -44,32 +44,33 @@ export const TextField = forwardRef<HTMLInputElement, FieldProps>(function TextF
   );
 });
 
-export const Checkbox = forwardRef<HTMLInputElement, InputHTMLAttributes<HTMLInputElement> & { label: ReactNode; error?: string }>(
-  function Checkbox({ label, error, id, ...props }, ref) {
-    const generated = useId();
-    const inputId = id ?? generated;
-    return (
-      <div className="flex flex-col gap-1">
-        <div className="flex items-start gap-2">
-          <input
-            ref={ref}
-            id={inputId}
-            type="checkbox"
-            aria-invalid={error ? true : undefined}
-            aria-describedby={error ? `${inputId}-error` : undefined}
-            className="mt-0.5 h-4 w-4 rounded border-slate-400 accent-brand-600"
-            {...props}
-          />
-          <label htmlFor={inputId} className="text-sm text-slate-700">
-            {label}
-          </label>
-        </div>
-        {error ? (
-          <p id={`${inputId}-error`} role="alert" className="text-sm text-red-700">
-            {error}
-          </p>
-        ) : null}
+export const Checkbox = forwardRef<
+  HTMLInputElement,
+  InputHTMLAttributes<HTMLInputElement> & { label: ReactNode; error?: string }
+>(function Checkbox({ label, error, id, ...props }, ref) {
+  const generated = useId();
+  const inputId = id ?? generated;
+  return (
+    <div className="flex flex-col gap-1">
+      <div className="flex items-start gap-2">
+        <input
+          ref={ref}
+          id={inputId}
+          type="checkbox"
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? `${inputId}-error` : undefined}
+          className="mt-0.5 h-4 w-4 rounded border-slate-400 accent-brand-600"
+          {...props}
+        />
+        <label htmlFor={inputId} className="text-sm text-slate-700">
+          {label}
+        </label>
       </div>
-    );
-  },
-);
+      {error ? (
+        <p id={`${inputId}-error`} role="alert" className="text-sm text-red-700">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+});

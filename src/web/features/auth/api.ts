@@ -1,4 +1,11 @@
-import type { Account, Login, RegisterBusiness, RegisterUser, Role, Session } from '../../../shared/accounts/schemas';
+import type {
+  Account,
+  Login,
+  RegisterBusiness,
+  RegisterUser,
+  Role,
+  Session,
+} from '../../../shared/accounts/schemas';
 import { api } from '../../lib/api';
 
 export function logIn(body: Login & { role: Role }): Promise<Session> {

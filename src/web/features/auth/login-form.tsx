@@ -35,7 +35,9 @@ export function LoginForm({ role }: { role: Role }) {
       setSignedIn(session.account);
     } catch (error) {
       const text =
-        error instanceof ApiError && error.code !== 'INVALID_CREDENTIALS' ? error.message : messages.credentialsWrong;
+        error instanceof ApiError && error.code !== 'INVALID_CREDENTIALS'
+          ? error.message
+          : messages.credentialsWrong;
       await showError('Login failed', text);
     }
   });
@@ -69,7 +71,10 @@ export function LoginForm({ role }: { role: Role }) {
       </Button>
       <p className="text-center text-sm text-slate-600">
         Don&apos;t have an account?{' '}
-        <Link to={role === 'business' ? '/business/register' : '/register'} className="font-semibold text-brand-700 underline-offset-2 hover:underline">
+        <Link
+          to={role === 'business' ? '/business/register' : '/register'}
+          className="font-semibold text-brand-700 underline-offset-2 hover:underline"
+        >
           {role === 'business' ? 'Create one' : 'Sign up'}
         </Link>
       </p>

@@ -2,7 +2,12 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm, type Path } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
 import { z } from 'zod';
-import { messages, PHONE_MIN_LENGTH, registerBusinessSchema, registerUserSchema } from '../../../shared/accounts/schemas';
+import {
+  messages,
+  PHONE_MIN_LENGTH,
+  registerBusinessSchema,
+  registerUserSchema,
+} from '../../../shared/accounts/schemas';
 import { Button } from '../../components/ui/button';
 import { flashSuccess, showError } from '../../components/ui/dialogs';
 import { Checkbox, TextField } from '../../components/ui/form-field';
@@ -35,12 +40,22 @@ export function RegisterForm({ role }: { role: 'business' | 'user' }) {
       if (mismatch && !result.errors.confirmPassword) {
         return {
           values: {},
-          errors: { ...result.errors, confirmPassword: { type: 'custom', message: messages.passwordsMismatch } },
+          errors: {
+            ...result.errors,
+            confirmPassword: { type: 'custom', message: messages.passwordsMismatch },
+          },
         };
       }
       return result;
     },
-    defaultValues: { name: '', email: '', phoneNumber: '', password: '', confirmPassword: '', ...(role === 'user' ? { username: '' } : {}) } as Values,
+    defaultValues: {
+      name: '',
+      email: '',
+      phoneNumber: '',
+      password: '',
+      confirmPassword: '',
+      ...(role === 'user' ? { username: '' } : {}),
+    } as Values,
   });
   const { errors, isSubmitting } = form.formState;
 
@@ -133,7 +148,10 @@ export function RegisterForm({ role }: { role: 'business' | 'user' }) {
       </Button>
       <p className="text-center text-sm text-slate-600">
         Already have an account?{' '}
-        <Link to={role === 'business' ? '/business/login' : '/login'} className="font-semibold text-brand-700 hover:underline">
+        <Link
+          to={role === 'business' ? '/business/login' : '/login'}
+          className="font-semibold text-brand-700 hover:underline"
+        >
           Log in
         </Link>
       </p>

@@ -25,7 +25,9 @@ export default function SelectAccountPage() {
       </header>
       <main className="flex flex-1 flex-col items-center justify-center px-5 py-10">
         <h1 className="text-center text-3xl font-bold text-slate-900">How will you use Giftmart?</h1>
-        <p className="mt-3 text-center text-slate-600">Choose the kind of account you have or want to create.</p>
+        <p className="mt-3 text-center text-slate-600">
+          Choose the kind of account you have or want to create.
+        </p>
         <div className="mt-10 grid w-full max-w-3xl gap-6 sm:grid-cols-2">
           {choices.map((choice) => (
             <Link
@@ -33,18 +35,33 @@ export default function SelectAccountPage() {
               to={choice.to}
               className="group rounded-2xl border border-slate-200 bg-white p-8 shadow-sm transition hover:-translate-y-0.5 hover:border-brand-300 hover:shadow-md focus-visible:outline-2 focus-visible:outline-brand-600"
             >
-              <span className="flex h-12 w-12 items-center justify-center rounded-xl bg-brand-100 text-brand-700" aria-hidden="true">
-                <svg viewBox="0 0 24 24" className="h-7 w-7" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round">
+              <span
+                className="flex h-12 w-12 items-center justify-center rounded-xl bg-brand-100 text-brand-700"
+                aria-hidden="true"
+              >
+                <svg
+                  viewBox="0 0 24 24"
+                  className="h-7 w-7"
+                  fill="none"
+                  stroke="currentColor"
+                  strokeWidth="1.8"
+                  strokeLinecap="round"
+                  strokeLinejoin="round"
+                >
                   <path d={choice.icon} />
                 </svg>
               </span>
-              <h2 className="mt-5 text-xl font-bold text-slate-900 group-hover:text-brand-700">{choice.title}</h2>
+              <h2 className="mt-5 text-xl font-bold text-slate-900 group-hover:text-brand-700">
+                {choice.title}
+              </h2>
               <p className="mt-2 text-slate-600">{choice.text}</p>
             </Link>
           ))}
         </div>
       </main>
-      <footer className="py-6 text-center text-sm text-slate-600">© {new Date().getFullYear()} Giftmart. All rights reserved.</footer>
+      <footer className="py-6 text-center text-sm text-slate-600">
+        © {new Date().getFullYear()} Giftmart. All rights reserved.
+      </footer>
     </div>
   );
 }

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useMemo, useState, type FormEvent } from 'react';
 import { Button } from '../../components/ui/button';
 import { showError, showSuccess } from '../../components/ui/dialogs';
 import { ApiError } from '../../lib/api';
@@ -17,14 +17,14 @@ export function LogoForm() {
   const queryClient = useQueryClient();
   const inputId = useId();
   const [file, setFile] = useState<File | null>(null);
-  const [preview, setPreview] = useState<string | null>(null);
-
-  useEffect(() => {
-    if (!file) return setPreview(null);
-    const url = URL.createObjectURL(file);
-    setPreview(url);
-    return () => URL.revokeObjectURL(url);
-  }, [file]);
+  // The local preview of the chosen file; its object URL is released when the file changes or the form goes.
+  const preview = useMemo(() => (file ? URL.createObjectURL(file) : null), [file]);
+  useEffect(
+    () => () => {
+      if (preview) URL.revokeObjectURL(preview);
+    },
+    [preview],
+  );
 
   const upload = useMutation({
     mutationFn: (chosen: File) => uploadLogo(business!.id, chosen),

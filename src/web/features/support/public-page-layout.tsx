@@ -43,9 +43,7 @@ export function PublicPageLayout({ children, showBack = true }: { children: Reac
           {showBack ? <BackLink /> : null}
         </div>
       </header>
-      <main className="flex-1 px-5 py-10 sm:px-8 sm:py-14">
-        {children}
-      </main>
+      <main className="flex-1 px-5 py-10 sm:px-8 sm:py-14">{children}</main>
       <footer className="border-t border-slate-200 bg-white px-5 py-6 text-sm text-slate-600 sm:px-8">
         <div className="mx-auto flex max-w-3xl flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
           <p>© {new Date().getFullYear()} Giftmart. All rights reserved.</p>

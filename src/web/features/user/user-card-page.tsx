@@ -16,7 +16,8 @@ export default function UserCardPage() {
         <div className="flex flex-col items-center gap-4">
           {id ? (
             <p className="text-sm text-slate-600">
-              Card reference: <code className="break-all rounded bg-slate-100 px-1.5 py-0.5 text-slate-800">{id}</code>
+              Card reference:{' '}
+              <code className="break-all rounded bg-slate-100 px-1.5 py-0.5 text-slate-800">{id}</code>
             </p>
           ) : null}
           <ButtonLink to="/user-dashboard">

@@ -17,7 +17,11 @@ export default function UserLayout() {
       role="user"
       navLabel="User dashboard"
       items={items}
-      account={{ name: user?.name ?? '', logoUrl: user?.logoUrl, caption: user?.username ? `@${user.username}` : undefined }}
+      account={{
+        name: user?.name ?? '',
+        logoUrl: user?.logoUrl,
+        caption: user?.username ? `@${user.username}` : undefined,
+      }}
     />
   );
 }

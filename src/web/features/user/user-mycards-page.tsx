@@ -5,7 +5,12 @@ export default function UserMyCardsPage() {
   return (
     <>
       <PageHeader title="My Gift Cards" />
-      <EmptyState sentence icon={icons.cards} title="Whoops! No Activity" text="You'll see your gift cards soon." />
+      <EmptyState
+        sentence
+        icon={icons.cards}
+        title="Whoops! No Activity"
+        text="You'll see your gift cards soon."
+      />
     </>
   );
 }
