@@ -106,8 +106,9 @@ test.describe('user dashboard', () => {
     expect(await sidebarWidth(page, 'User dashboard')).toBe(250);
     await expect(page.locator('aside').getByText('Giftmart')).toBeVisible();
     await nav.getByRole('link', { name: 'My Profile' }).click();
-    await expect(page.getByText(`@${input.username}`)).toBeVisible();
-    await expect(page.getByText(input.email)).toBeVisible();
+    const personal = page.getByRole('tabpanel', { name: 'Personal' });
+    await expect(personal.getByText(`@${input.username}`)).toBeVisible();
+    await expect(personal.getByText(input.email)).toBeVisible();
     await page.getByRole('tab', { name: 'Security' }).click();
     for (const row of ['Create Transaction PIN', 'Change Password', 'Delete My Account']) {
       await expect(page.getByText(row)).toBeVisible();
