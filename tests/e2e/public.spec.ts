@@ -47,9 +47,11 @@ test.describe('landing page', () => {
   test('each lazy section shows a loading animation, then its content 1 second after entering view', async ({
     page,
   }) => {
-    await page.clock.install();
+    await page.clock.install({ time: new Date('2026-11-21T09:00:00Z') });
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.goto('/');
+    // From here the page's clock moves only when the test moves it.
+    await page.clock.pauseAt(new Date('2026-11-21T10:00:00Z'));
     const about = page.locator('section#about');
     await about.scrollIntoViewIfNeeded();
     await expect(about.getByRole('status')).toBeVisible();
