@@ -1,4 +1,5 @@
 import { execSync } from 'node:child_process';
+import { benchCatalogue } from './catalogue';
 import { benchStartup } from './startup';
 
 /**
@@ -7,7 +8,10 @@ import { benchStartup } from './startup';
  */
 execSync('node scripts/ensure-build.mjs', { stdio: 'inherit' });
 
-const benches: [string, () => Promise<Record<string, string>>][] = [['Start-up', benchStartup]];
+const benches: [string, () => Promise<Record<string, string>>][] = [
+  ['Start-up', benchStartup],
+  ['Catalogue', benchCatalogue],
+];
 const only = process.argv[2];
 for (const [name, run] of benches) {
   const simple = (text: string) => text.toLowerCase().replace(/[^a-z0-9]/g, '');

@@ -325,7 +325,9 @@ function ScrollTopButton() {
 /** Seed §2 "Landing page". */
 export default function LandingPage() {
   return (
-    <div className="min-h-screen bg-white">
+    // No scroll anchoring: when a section above the view reveals its content, the browser would otherwise
+    // move the page to keep what is on screen in place, and the bar's 900/1850/2950 px targets would drift.
+    <div className="min-h-screen bg-white [overflow-anchor:none]">
       <a
         href="#main"
         className="sr-only rounded-lg bg-white px-4 py-2 font-semibold text-brand-800 shadow focus:not-sr-only focus:fixed focus:top-3 focus:left-3 focus:z-50"
