@@ -53,7 +53,8 @@ export interface PageQuery {
 /** Newest first with a (created_at, id) keyset: pages neither skip nor repeat while cards are added. */
 export async function listGiftCards(db: DbOrTx, query: PageQuery): Promise<GiftCardWithBusiness[]> {
   const conditions: SQL[] = [];
-  if (query.onSaleOnly) conditions.push(eq(giftCards.onSale, true));
+  // A literal predicate (not `= $1`) so PostgreSQL can use the partial catalogue indexes (WHERE on_sale).
+  if (query.onSaleOnly) conditions.push(sql`${giftCards.onSale}`);
   if (query.businessId) conditions.push(eq(giftCards.businessId, query.businessId));
   if (query.businessIds) {
     if (query.businessIds.length === 0) return [];
@@ -64,10 +65,9 @@ export async function listGiftCards(db: DbOrTx, query: PageQuery): Promise<GiftC
       sql`(${giftCards.createdAt}, ${giftCards.id}) < (${query.after.time}::timestamptz, ${query.after.id}::uuid)`,
     );
   }
-  const order =
-    query.orderBy === 'best-selling'
-      ? [desc(giftCards.soldCount), desc(giftCards.createdAt), desc(giftCards.id)]
-      : [desc(giftCards.createdAt), desc(giftCards.id)];
+  // NULLS LAST as in the indexes: PostgreSQL only walks an index whose null ordering matches the query's.
+  const newest = [sql`${giftCards.createdAt} DESC NULLS LAST`, sql`${giftCards.id} DESC NULLS LAST`];
+  const order = query.orderBy === 'best-selling' ? [desc(giftCards.soldCount), ...newest] : newest;
   return db
     .select(selection)
     .from(giftCards)
@@ -88,7 +88,7 @@ export async function countGiftCards(db: DbOrTx, businessId: string, onSaleOnly:
   const [row] = await db
     .select({ n: sql<number>`count(*)::int` })
     .from(giftCards)
-    .where(and(eq(giftCards.businessId, businessId), onSaleOnly ? eq(giftCards.onSale, true) : undefined));
+    .where(and(eq(giftCards.businessId, businessId), onSaleOnly ? sql`${giftCards.onSale}` : undefined));
   return row?.n ?? 0;
 }
 
