@@ -1,9 +1,10 @@
 import { existsSync } from 'node:fs';
-import { demoBusinesses, demoUsers, DEMO_PASSWORD } from '../../../tests/fixtures/demo-data';
+import { demoBusinesses, demoCards, demoUsers, DEMO_PASSWORD } from '../../../tests/fixtures/demo-data';
 import { registerBusinessSchema, registerUserSchema } from '../../shared/accounts/schemas';
 import { loadConfig } from '../env';
 import { findAccountByEmail } from '../modules/accounts/accounts.repository';
 import { registerBusiness, registerUser } from '../modules/auth/auth.service';
+import { countOwnCards, createGiftCard } from '../modules/gift-cards/gift-cards.service';
 import { openDatabase } from './database';
 
 /**
@@ -28,6 +29,12 @@ async function seed(): Promise<void> {
       await registerBusiness(deps, registerBusinessSchema.parse(input));
       created.push(input.email);
     }
+    for (const input of demoBusinesses) {
+      const business = await findAccountByEmail(database.db, input.email);
+      if (!business || (await countOwnCards(deps, business.id)) > 0) continue;
+      for (const card of demoCards[input.email] ?? []) await createGiftCard(deps, business.id, card);
+      created.push(`${input.email}'s cards`);
+    }
     for (const input of demoUsers) {
       if (await findAccountByEmail(database.db, input.email)) continue;
       await registerUser(deps, registerUserSchema.parse(input));
@@ -37,9 +44,7 @@ async function seed(): Promise<void> {
     await database.close();
   }
   const lines = [
-    created.length
-      ? `Created ${created.length} demo accounts.`
-      : 'Demo accounts already exist; nothing to do.',
+    created.length ? `Created: ${created.join(', ')}.` : 'Demo accounts already exist; nothing to do.',
     `Log in with any of these (password "${DEMO_PASSWORD}"):`,
     ...demoBusinesses.map((b) => `  business  ${b.email}  (${b.name})`),
     ...demoUsers.map((u) => `  user      ${u.email}  or username "${u.username}"`),
