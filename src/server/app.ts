@@ -12,6 +12,12 @@ import { giftCardRoutes } from './modules/gift-cards/gift-cards.routes';
 import { legacyAuthRoutes } from './modules/legacy/legacy-auth.routes';
 import { legacyCardRoutes } from './modules/legacy/legacy-cards.routes';
 import { uploadsRoutes } from './modules/uploads/uploads.routes';
+import { checkoutRoutes } from './modules/payments/checkout.routes';
+import { createPaymentProvider } from './modules/payments/payments';
+import type { PaymentProvider } from './modules/payments/provider';
+import { webhookRoutes } from './modules/payments/webhooks.routes';
+import { createCodeVault } from './modules/purchases/code-vault';
+import { purchaseRoutes } from './modules/purchases/purchases.routes';
 import { diskStorage, type Storage } from './modules/uploads/storage';
 import { configRoutes, healthRoutes } from './modules/meta/meta.routes';
 import { walletRoutes } from './modules/wallet/wallet.routes';
@@ -27,6 +33,8 @@ export interface AppOptions {
   webRoot?: string;
   /** Where uploads go; defaults to DATA_DIR/uploads on disk. */
   storage?: Storage;
+  /** The payment provider; defaults to the one PAYMENT_PROVIDER names. */
+  payments?: PaymentProvider;
   logger?: boolean;
 }
 
@@ -77,7 +85,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(cookie);
   await registerOpenApi(app);
 
-  const deps = { config, db, storage: options.storage ?? diskStorage(path.join(config.DATA_DIR, 'uploads')) };
+  const deps = {
+    config,
+    db,
+    storage: options.storage ?? diskStorage(path.join(config.DATA_DIR, 'uploads')),
+    payments: options.payments ?? createPaymentProvider(config, db),
+    codes: createCodeVault(config.CODE_ENCRYPTION_KEY),
+  };
   await app.register(registerAuth, deps);
   await app.register(healthRoutes, { prefix: '/api', ...deps });
   await app.register(
@@ -86,12 +100,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await v1.register(authRoutes, deps);
       await v1.register(walletRoutes, deps);
       await v1.register(giftCardRoutes, deps);
+      await v1.register(purchaseRoutes, deps);
+      await v1.register(webhookRoutes, deps);
     },
     { prefix: '/api/v1' },
   );
   await app.register(legacyAuthRoutes, { prefix: '/api', ...deps });
   await app.register(legacyCardRoutes, { prefix: '/api', ...deps });
   await app.register(uploadsRoutes, deps);
+  if (deps.payments.name === 'sandbox') await app.register(checkoutRoutes, deps);
   await registerWeb(app, options.webRoot);
   return app;
 }

@@ -61,6 +61,14 @@ const envSchema = z.object({
     .int()
     .positive()
     .default(2 * 1024 * 1024),
+  /** Base address the payment provider sends buyers back to and webhooks to (default http://127.0.0.1:PORT). */
+  PUBLIC_URL: z.url().optional(),
+  PAYMENT_PROVIDER: z.enum(['sandbox', 'paystack']).default('sandbox'),
+  PAYSTACK_SECRET_KEY: z.string().min(1).optional(),
+  /** Platform fee on each sale in basis points (100 = 1 %). */
+  PLATFORM_FEE_BPS: z.coerce.number().int().min(0).max(10_000).default(0),
+  /** How long the sandbox provider waits before it sends its webhook, like a real provider's delay. */
+  SANDBOX_WEBHOOK_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(300),
   LOGIN_MAX_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).default(5),
   LOGIN_MAX_FAILURES_PER_IP: z.coerce.number().int().min(1).default(30),
   LOGIN_FAILURE_WINDOW_SECONDS: z.coerce.number().int().min(1).default(900),
@@ -89,6 +97,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   }
   const env = parsed.data;
   const dataDir = path.resolve(env.DATA_DIR);
+  if (env.PAYMENT_PROVIDER === 'paystack' && !env.PAYSTACK_SECRET_KEY) {
+    throw new ConfigError('Invalid configuration: PAYMENT_PROVIDER=paystack needs PAYSTACK_SECRET_KEY.');
+  }
   if (env.NODE_ENV === 'production') {
     const missing = (['SESSION_SECRET', 'CODE_ENCRYPTION_KEY'] as const).filter((k) => !env[k]);
     if (missing.length > 0) {

@@ -5,6 +5,7 @@ import { buildApp } from './app';
 import { openDatabase } from './db/database';
 import { EmbeddedDatabaseError } from './db/embedded';
 import { ConfigError, loadConfig } from './env';
+import { startSandboxWebhookWorker } from './modules/payments/payments';
 
 if (existsSync('.env')) process.loadEnvFile('.env');
 
@@ -23,12 +24,18 @@ async function main(): Promise<void> {
     webRoot: config.WEB_DIST ? path.resolve(config.WEB_DIST) : path.resolve(here, '../web'),
   });
 
+  const stopWorker =
+    config.PAYMENT_PROVIDER === 'sandbox'
+      ? startSandboxWebhookWorker(config, database.db, app.log)
+      : async () => undefined;
+
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'shutting down');
     const timer = setTimeout(() => process.exit(1), 10_000).unref();
+    await stopWorker();
     await app.close();
     await database.close();
     clearTimeout(timer);

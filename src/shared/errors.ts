@@ -25,6 +25,14 @@ export const errorCodes = {
   BUSINESS_NAME_TAKEN: 409,
   /** The same Idempotency-Key was sent with a different request. */
   IDEMPOTENCY_CONFLICT: 409,
+  /** The gift card stopped selling; cards already bought stay valid. */
+  CARD_NOT_ON_SALE: 409,
+  /** A payment provider's webhook whose signature does not verify. */
+  WEBHOOK_SIGNATURE_INVALID: 401,
+  /** A payment confirmation whose amount or currency differs from the order's. */
+  PAYMENT_MISMATCH: 400,
+  /** The payment provider could not be reached or refused the request. */
+  PAYMENT_PROVIDER_ERROR: 502,
   /** The upload is too large. */
   PAYLOAD_TOO_LARGE: 413,
   /** Too many attempts; `details.retryAfterSeconds` says when to try again. */

@@ -175,3 +175,162 @@ export const giftCards = pgTable(
     check('gift_cards_sold_count_nonnegative', sql`${t.soldCount} >= 0`),
   ],
 );
+
+export const orderStatus = pgEnum('order_status', ['pending', 'paid', 'failed']);
+
+/**
+ * A purchase: created pending before any payment, completed only by a verified confirmation from the
+ * payment provider. `reference` is what the provider knows it by.
+ */
+export const orders = pgTable(
+  'orders',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    reference: text('reference').notNull(),
+    buyerId: uuid('buyer_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'restrict' }),
+    giftCardId: uuid('gift_card_id')
+      .notNull()
+      .references(() => giftCards.id, { onDelete: 'restrict' }),
+    businessId: uuid('business_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'restrict' }),
+    amount: bigint('amount', { mode: 'bigint' }).notNull(),
+    currency: text('currency').notNull(),
+    status: orderStatus('status').notNull().default('pending'),
+    provider: text('provider').notNull(),
+    checkoutUrl: text('checkout_url'),
+    failureReason: text('failure_reason'),
+    /** The buyer's Idempotency-Key and a fingerprint of what it was sent with. */
+    idempotencyKey: text('idempotency_key'),
+    requestFingerprint: text('request_fingerprint'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    paidAt: timestamp('paid_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('orders_reference_unique').on(t.reference),
+    uniqueIndex('orders_buyer_idempotency_unique')
+      .on(t.buyerId, t.idempotencyKey)
+      .where(sql`${t.idempotencyKey} IS NOT NULL`),
+    index('orders_buyer_idx').on(t.buyerId, t.createdAt.desc()),
+    check('orders_amount_positive', sql`${t.amount} > 0`),
+  ],
+);
+
+export const purchasedCardStatus = pgEnum('purchased_card_status', ['active', 'redeemed', 'expired', 'void']);
+
+/**
+ * A card issued to a buyer from a gift card. The redemption code is never stored in clear: `codeHash` is a
+ * keyed hash for look-ups, `codeCiphertext` an AES-256-GCM copy only the owner can have revealed.
+ */
+export const purchasedCards = pgTable(
+  'purchased_cards',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    ownerId: uuid('owner_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'restrict' }),
+    giftCardId: uuid('gift_card_id')
+      .notNull()
+      .references(() => giftCards.id, { onDelete: 'restrict' }),
+    businessId: uuid('business_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'restrict' }),
+    orderId: uuid('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'restrict' }),
+    initialValue: bigint('initial_value', { mode: 'bigint' }).notNull(),
+    balance: bigint('balance', { mode: 'bigint' }).notNull(),
+    currency: text('currency').notNull(),
+    status: purchasedCardStatus('status').notNull().default('active'),
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+    codeHash: text('code_hash').notNull(),
+    codeCiphertext: text('code_ciphertext').notNull(),
+    codeLast4: text('code_last4').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('purchased_cards_order_unique').on(t.orderId),
+    uniqueIndex('purchased_cards_code_hash_unique').on(t.codeHash),
+    index('purchased_cards_owner_idx').on(t.ownerId, t.createdAt.desc(), t.id.desc()),
+    check('purchased_cards_balance_range', sql`${t.balance} >= 0 AND ${t.balance} <= ${t.initialValue}`),
+  ],
+);
+
+export const cardActivityKind = pgEnum('card_activity_kind', [
+  'issue',
+  'redeem',
+  'refund',
+  'adjust',
+  'void',
+  'transfer',
+]);
+
+/** Every change to a purchased card's balance or owner, with the balance after it. */
+export const cardActivities = pgTable(
+  'card_activities',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    purchasedCardId: uuid('purchased_card_id')
+      .notNull()
+      .references(() => purchasedCards.id, { onDelete: 'restrict' }),
+    kind: cardActivityKind('kind').notNull(),
+    /** Signed minor units: +value on issue, −amount on a redemption. */
+    amount: bigint('amount', { mode: 'bigint' }).notNull(),
+    balanceAfter: bigint('balance_after', { mode: 'bigint' }).notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('card_activities_card_idx').on(t.purchasedCardId, t.createdAt)],
+);
+
+export const notifications = pgTable(
+  'notifications',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    kind: text('kind').notNull(),
+    title: text('title').notNull(),
+    body: text('body').notNull(),
+    /** Where the notification leads in the app, e.g. /user-dashboard/mycards/<id>. */
+    link: text('link'),
+    readAt: timestamp('read_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('notifications_account_idx').on(t.accountId, t.createdAt.desc())],
+);
+
+/**
+ * The sandbox payment provider's own records: it behaves like a real provider in test mode (a hosted
+ * checkout, test cards that succeed or decline, and a signed webhook sent a moment later, retried until
+ * the app accepts it). A real provider keeps these on its side.
+ */
+export const sandboxPayments = pgTable(
+  'sandbox_payments',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    reference: text('reference').notNull(),
+    amount: bigint('amount', { mode: 'bigint' }).notNull(),
+    currency: text('currency').notNull(),
+    description: text('description').notNull(),
+    status: text('status', { enum: ['pending', 'succeeded', 'declined'] })
+      .notNull()
+      .default('pending'),
+    declineReason: text('decline_reason'),
+    cardLast4: text('card_last4'),
+    returnUrl: text('return_url').notNull(),
+    webhookAttempts: integer('webhook_attempts').notNull().default(0),
+    webhookNextAt: timestamp('webhook_next_at', { withTimezone: true }),
+    webhookDeliveredAt: timestamp('webhook_delivered_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('sandbox_payments_reference_unique').on(t.reference),
+    index('sandbox_payments_webhook_due_idx')
+      .on(t.webhookNextAt)
+      .where(sql`${t.webhookDeliveredAt} IS NULL AND ${t.webhookNextAt} IS NOT NULL`),
+  ],
+);

@@ -30,11 +30,9 @@ export async function registerWeb(app: FastifyInstance, webRoot: string | undefi
         return reply.header('cache-control', 'no-cache').type('text/html').sendFile('index.html');
       }
     }
-    return reply
-      .status(404)
-      .send({
-        code: 'NOT_FOUND',
-        message: `No such ${isApi ? 'API route' : 'page'}: ${request.method} ${request.url.split('?')[0]}`,
-      });
+    return reply.status(404).send({
+      code: 'NOT_FOUND',
+      message: `No such ${isApi ? 'API route' : 'page'}: ${request.method} ${request.url.split('?')[0]}`,
+    });
   });
 }

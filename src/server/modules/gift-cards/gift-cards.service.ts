@@ -12,6 +12,7 @@ import {
   setOnSale,
   type GiftCardWithBusiness,
 } from './gift-cards.repository';
+import { decodeCursor, encodeCursor } from '../../lib/cursor';
 import { makeUniqueId } from './unique-id';
 
 export interface CardDeps {
@@ -74,38 +75,6 @@ export async function getGiftCard(deps: CardDeps, id: string): Promise<GiftCard>
   const row = await findGiftCard(deps.db, id);
   if (!row) throw notFound('That gift card');
   return toGiftCard(row);
-}
-
-function encodeCursor(row: GiftCardWithBusiness): string {
-  return Buffer.from(`${row.cursorTime}|${row.id}`).toString('base64url');
-}
-
-const CURSOR_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/;
-const CURSOR_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
-/** A real instant (not 2023-02-30, 25:61 or year 0), so PostgreSQL's casts cannot fail on a hand-made cursor. */
-function isRealTime(time: string): boolean {
-  const ms = Date.parse(time);
-  return (
-    Number.isFinite(ms) &&
-    !time.startsWith('0000') &&
-    new Date(ms).toISOString().slice(0, 23) === time.slice(0, 23)
-  );
-}
-
-function decodeCursor(cursor: string): { time: string; id: string } {
-  const [time, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
-  const valid = time && id && CURSOR_TIME.test(time) && isRealTime(time) && CURSOR_ID.test(id);
-  if (!valid) {
-    throw new AppError(
-      'VALIDATION_FAILED',
-      'That page cursor is not valid. Start again from the first page.',
-      {
-        details: { fieldErrors: { cursor: ['not a cursor this API gave out'] } },
-      },
-    );
-  }
-  return { time, id };
 }
 
 export interface CatalogueQuery {
