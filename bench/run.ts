@@ -1,5 +1,6 @@
 import { execSync } from 'node:child_process';
 import { benchCatalogue } from './catalogue';
+import { benchPurchases } from './purchases';
 import { benchStartup } from './startup';
 
 /**
@@ -11,6 +12,7 @@ execSync('node scripts/ensure-build.mjs', { stdio: 'inherit' });
 const benches: [string, () => Promise<Record<string, string>>][] = [
   ['Start-up', benchStartup],
   ['Catalogue', benchCatalogue],
+  ['Purchases', benchPurchases],
 ];
 const only = process.argv[2];
 for (const [name, run] of benches) {

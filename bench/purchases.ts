@@ -1,0 +1,173 @@
+import { execFileSync } from 'node:child_process';
+import { createHmac, randomUUID } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import path from 'node:path';
+import pg from 'pg';
+import { connectDatabase, runMigrations } from '../src/server/db/client';
+import { startEmbeddedPostgres } from '../src/server/db/embedded';
+import { startProcess, stopProcess, waitForUrl } from './load';
+
+/**
+ * Issue 4: completed purchases per second (start an order + the provider's signed confirmation) with 32
+ * concurrent buyers, next to pgbench's TPC-B (-c 32) on the same PostgreSQL, the machine's ceiling for
+ * write transactions. Run once with 1,000 and once with 1,000,000 existing ledger entries.
+ */
+const PORT = 3330;
+const BUYERS = 32;
+const SECONDS = 10;
+const SESSION_SECRET = 'bench-session-secret-bench-session-secret';
+
+const sandboxSecret = createHmac('sha256', SESSION_SECRET).update('giftmart sandbox webhooks').digest('hex');
+
+async function json(url: string, init: RequestInit & { cookie?: string } = {}) {
+  const res = await fetch(url, {
+    ...init,
+    headers: {
+      'content-type': 'application/json',
+      origin: `http://127.0.0.1:${PORT}`,
+      ...(init.cookie ? { cookie: init.cookie } : {}),
+      ...((init.headers as Record<string, string>) ?? {}),
+    },
+  });
+  return { status: res.status, body: (await res.json().catch(() => ({}))) as Record<string, unknown>, res };
+}
+
+function cookieOf(res: Response): string {
+  return (res.headers.get('set-cookie') ?? '').split(';')[0]!;
+}
+
+async function fillLedger(url: string, entries: number): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query('BEGIN');
+    // Bulk history: the integrity triggers run per row, so they are paused for this load only (it balances).
+    await client.query('ALTER TABLE postings DISABLE TRIGGER USER');
+    await client.query('ALTER TABLE journal_entries DISABLE TRIGGER USER');
+    await client.query(`INSERT INTO ledger_accounts (kind, currency) VALUES ('payment_clearing', 'NGN') ON CONFLICT DO NOTHING`);
+    await client.query(`INSERT INTO ledger_accounts (kind, currency) VALUES ('platform_revenue', 'NGN') ON CONFLICT DO NOTHING`);
+    await client.query(`
+      WITH e AS (
+        INSERT INTO journal_entries (kind, reference)
+        SELECT 'bench', 'bench:' || g || ':' || gen_random_uuid() FROM generate_series(1, ${entries}) g
+        RETURNING id)
+      INSERT INTO postings (entry_id, ledger_account_id, amount, currency)
+      SELECT e.id, a.id, CASE a.kind WHEN 'payment_clearing' THEN -100 ELSE 100 END, 'NGN'
+      FROM e CROSS JOIN (SELECT id, kind FROM ledger_accounts WHERE owner_id IS NULL AND kind IN ('payment_clearing','platform_revenue') AND currency = 'NGN') a`);
+    await client.query('ALTER TABLE postings ENABLE TRIGGER USER');
+    await client.query('ALTER TABLE journal_entries ENABLE TRIGGER USER');
+    await client.query('COMMIT');
+    await client.query('ANALYZE');
+  } finally {
+    await client.end();
+  }
+}
+
+async function measurePurchases(base: string): Promise<{ perSecond: number; p99: number; errors: number; completed: number }> {
+  // One business with a card, and 32 signed-in buyers.
+  const biz = { name: `Bench Shop ${randomUUID().slice(0, 8)}`, email: `shop-${randomUUID()}@example.test`, phoneNumber: '08031234567', password: 'bench-password', confirmPassword: 'bench-password' };
+  await json(`${base}/api/v1/businesses`, { method: 'POST', body: JSON.stringify(biz) });
+  const bizLogin = await json(`${base}/api/v1/auth/login`, { method: 'POST', body: JSON.stringify({ email: biz.email, password: biz.password }) });
+  const card = await json(`${base}/api/v1/gift-cards`, { method: 'POST', cookie: cookieOf(bizLogin.res), body: JSON.stringify({ amount: 500000, colour: '#4f46e5' }) });
+  const cardId = card.body.id as string;
+  const buyers: string[] = [];
+  for (let i = 0; i < BUYERS; i += 1) {
+    const user = { name: `Buyer ${i}`, username: `b${randomUUID().replace(/-/g, '').slice(0, 20)}`, email: `buyer-${randomUUID()}@example.test`, phoneNumber: '08031234567', password: 'bench-password', confirmPassword: 'bench-password' };
+    await json(`${base}/api/v1/users`, { method: 'POST', body: JSON.stringify(user) });
+    const login = await json(`${base}/api/v1/auth/login`, { method: 'POST', body: JSON.stringify({ email: user.email, password: user.password }) });
+    buyers.push(cookieOf(login.res));
+  }
+
+  const latencies: number[] = [];
+  let errors = 0;
+  const until = Date.now() + SECONDS * 1000;
+  await Promise.all(
+    buyers.map(async (cookie) => {
+      while (Date.now() < until) {
+        const started = performance.now();
+        const order = await json(`${base}/api/v1/orders`, {
+          method: 'POST',
+          cookie,
+          headers: { 'idempotency-key': randomUUID() },
+          body: JSON.stringify({ giftCardId: cardId }),
+        });
+        const raw = JSON.stringify({ event: 'payment.succeeded', data: { reference: order.body.reference, amount: '500000', currency: 'NGN' } });
+        const confirmed = await fetch(`${base}/api/v1/payments/sandbox/webhook`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-sandbox-signature': createHmac('sha256', sandboxSecret).update(raw).digest('hex') },
+          body: raw,
+        });
+        const ok = order.status === 201 && confirmed.status === 200 && ((await confirmed.json()) as { result: string }).result === 'issued';
+        if (ok) latencies.push(performance.now() - started);
+        else errors += 1;
+      }
+    }),
+  );
+  latencies.sort((a, b) => a - b);
+  return {
+    perSecond: Math.round(latencies.length / SECONDS),
+    p99: Math.round(latencies[Math.floor(latencies.length * 0.99)] ?? 0),
+    errors,
+    completed: latencies.length,
+  };
+}
+
+function pgbenchTps(url: string): string {
+  try {
+    const u = new URL(url);
+    const env = { ...process.env, PGPASSWORD: decodeURIComponent(u.password) };
+    const args = ['-h', u.hostname, '-p', u.port, '-U', u.username];
+    const admin = new URL(url);
+    admin.pathname = '/postgres';
+    execFileSync('psql', [...args, '-d', 'postgres', '-qc', 'DROP DATABASE IF EXISTS pgbench_ceiling'], { env, stdio: 'ignore' });
+    execFileSync('psql', [...args, '-d', 'postgres', '-qc', 'CREATE DATABASE pgbench_ceiling'], { env, stdio: 'ignore' });
+    execFileSync('pgbench', [...args, '-i', '-s', '10', '-q', 'pgbench_ceiling'], { env, stdio: 'ignore' });
+    const out = execFileSync('pgbench', [...args, '-c', '32', '-j', '2', '-T', String(SECONDS), 'pgbench_ceiling'], { env }).toString();
+    return /tps = ([\d.]+)/.exec(out)?.[1] ?? 'unknown';
+  } catch (error) {
+    return `not measured (${error instanceof Error ? error.message.split('\n')[0] : 'pgbench failed'})`;
+  }
+}
+
+export async function benchPurchases(): Promise<Record<string, string>> {
+  const results: Record<string, string> = {};
+  for (const entries of [1_000, 1_000_000]) {
+    const dataDir = path.resolve(`data/bench-purchases`);
+    rmSync(dataDir, { recursive: true, force: true });
+    const embedded = await startEmbeddedPostgres({ dataDir, database: 'bench' });
+    const database = connectDatabase(embedded.url, { max: 1 });
+    await runMigrations(database.db);
+    await database.close();
+    await fillLedger(embedded.url, entries);
+    const app = startProcess('node', ['dist/server/server.js'], {
+      PORT: String(PORT),
+      DATABASE_URL: embedded.url,
+      LOG_LEVEL: 'warn',
+      NODE_ENV: 'production',
+      SESSION_SECRET,
+      CODE_ENCRYPTION_KEY: 'bench-code-key-bench-code-key-bench-code-key',
+      DATA_DIR: dataDir,
+      LOGIN_MAX_FAILURES_PER_IP: '1000',
+    });
+    try {
+      const base = `http://127.0.0.1:${PORT}`;
+      await waitForUrl(`${base}/api/health`);
+      const run = await measurePurchases(base);
+      const label = `${entries.toLocaleString('en')} ledger entries`;
+      results[`purchases/s (${label})`] = String(run.perSecond);
+      results[`purchase p99 (${label})`] = `${run.p99} ms`;
+      results[`completed / failed (${label})`] = `${run.completed} / ${run.errors}`;
+      if (entries === 1_000) {
+        const tps = pgbenchTps(embedded.url);
+        results['pgbench TPC-B -c 32 on the same PostgreSQL: tps'] = tps;
+        const numeric = Number(tps);
+        if (Number.isFinite(numeric)) results['ratio (purchases/s ÷ pgbench tps)'] = `${((run.perSecond / numeric) * 100).toFixed(0)} %`;
+      }
+    } finally {
+      await stopProcess(app);
+      await embedded.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }
+  return results;
+}
