@@ -30,6 +30,8 @@ const UserProfilePage = lazyPage(() => import('../features/user/user-profile-pag
 const UserMyCardsPage = lazyPage(() => import('../features/user/user-mycards-page'));
 const UserNotificationsPage = lazyPage(() => import('../features/user/user-notifications-page'));
 const UserCardPage = lazyPage(() => import('../features/user/user-card-page'));
+const OrderResultPage = lazyPage(() => import('../features/purchases/order-result-page'));
+const PurchasedCardPage = lazyPage(() => import('../features/purchases/purchased-card-page'));
 
 function PageLoading() {
   return (
@@ -95,6 +97,8 @@ export const router = createBrowserRouter([
               { path: 'notify', element: page(<UserNotificationsPage />) },
               { path: 'support', element: page(<SupportPage />) },
               { path: 'card/:id', element: page(<UserCardPage />) },
+              { path: 'orders/:orderId', element: page(<OrderResultPage />) },
+              { path: 'mycards/:cardId', element: page(<PurchasedCardPage />) },
             ],
           },
         ],

@@ -31,18 +31,24 @@ export interface RequestOptions {
   method?: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
   body?: unknown;
   signal?: AbortSignal;
+  /** Extra request headers, e.g. `Idempotency-Key` on a purchase. */
+  headers?: Record<string, string>;
   /** Login answers 401 for a wrong password; that is not a lost session. */
   expectUnauthorized?: boolean;
 }
 
 export async function api<T>(path: string, options: RequestOptions = {}): Promise<T> {
   const isForm = options.body instanceof FormData;
+  const headers: Record<string, string> = {
+    ...(options.body === undefined || isForm ? {} : { 'content-type': 'application/json' }),
+    ...options.headers,
+  };
   let response: Response;
   try {
     response = await fetch(path, {
       method: options.method ?? 'GET',
       credentials: 'same-origin',
-      headers: options.body === undefined || isForm ? undefined : { 'content-type': 'application/json' },
+      headers: Object.keys(headers).length > 0 ? headers : undefined,
       body:
         options.body === undefined
           ? undefined
