@@ -4,7 +4,11 @@ import { registerBusinessSchema, registerUserSchema } from '../../shared/account
 import { loadConfig } from '../env';
 import { findAccountByEmail } from '../modules/accounts/accounts.repository';
 import { registerBusiness, registerUser } from '../modules/auth/auth.service';
-import { countOwnCards, createGiftCard } from '../modules/gift-cards/gift-cards.service';
+import { countOwnCards, createGiftCard, listOwnCards } from '../modules/gift-cards/gift-cards.service';
+import { createPaymentProvider } from '../modules/payments/payments';
+import { createCodeVault } from '../modules/purchases/code-vault';
+import { confirmPayment, startPurchase } from '../modules/purchases/orders.service';
+import { listMyCards } from '../modules/purchases/purchased-cards.service';
 import { openDatabase } from './database';
 
 /**
@@ -39,6 +43,30 @@ async function seed(): Promise<void> {
       if (await findAccountByEmail(database.db, input.email)) continue;
       await registerUser(deps, registerUserSchema.parse(input));
       created.push(input.email);
+    }
+    // Ada has already bought two cards, through the same purchase path a real checkout takes.
+    const ada = await findAccountByEmail(database.db, demoUsers[0]!.email);
+    const purchaseDeps = {
+      ...deps,
+      payments: createPaymentProvider(config, database.db),
+      codes: createCodeVault(config.CODE_ENCRYPTION_KEY),
+    };
+    if (ada && (await listMyCards(purchaseDeps, ada.id, { limit: 1 })).items.length === 0) {
+      for (const email of ['kitchen@giftmart.demo', 'books@giftmart.demo']) {
+        const business = await findAccountByEmail(database.db, email);
+        const [card] = business
+          ? (await listOwnCards(deps, business.id, { limit: 1, sort: 'newest' })).items
+          : [];
+        if (!card) continue;
+        const { order } = await startPurchase(purchaseDeps, ada.id, { giftCardId: card.id });
+        await confirmPayment(purchaseDeps, {
+          type: 'payment.succeeded',
+          reference: order.reference,
+          amount: BigInt(order.amount.amount),
+          currency: order.amount.currency,
+        });
+      }
+      created.push("ada's purchases");
     }
   } finally {
     await database.close();

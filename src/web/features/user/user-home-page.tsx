@@ -161,7 +161,7 @@ export default function UserHomePage() {
                 clearSearch();
               }
             }}
-            placeholder="e.g. Chicken Republic"
+            placeholder="e.g. Mama Put Kitchen"
             autoComplete="off"
             enterKeyHint="search"
             className="w-full rounded-lg border border-slate-300 bg-white py-2.5 pl-10 pr-3.5 text-base text-slate-900 shadow-sm outline-none transition placeholder:text-slate-500 focus:border-brand-500 focus:ring-2 focus:ring-brand-200"
