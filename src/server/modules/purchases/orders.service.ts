@@ -120,9 +120,11 @@ async function replay(deps: PurchaseDeps, existing: OrderRow, input: { giftCardI
     );
   }
   if (!existing.checkoutUrl && existing.status === 'pending') {
+    // The first request may still be starting this payment (a retry after a client time-out): a provider
+    // that refuses a second start with the same reference (Paystack) must not fail the first one's order.
     const buyer = await findAccountById(deps.db, existing.buyerId);
     const business = await findAccountById(deps.db, existing.businessId);
-    return beginPayment(deps, existing, buyer!.email, business!.name);
+    return beginPayment(deps, existing, buyer!.email, business!.name, { retry: true });
   }
   return orderView(deps, existing.id);
 }
@@ -132,6 +134,7 @@ async function beginPayment(
   order: OrderRow,
   email: string,
   businessName: string,
+  options: { retry?: boolean } = {},
 ): Promise<Order> {
   try {
     const { checkoutUrl } = await deps.payments.startPayment({
@@ -145,10 +148,16 @@ async function beginPayment(
     await updateOrder(deps.db, order.id, { checkoutUrl });
   } catch (error) {
     deps.log?.error({ err: error, reference: order.reference }, 'could not start a payment');
-    await updateOrder(deps.db, order.id, {
-      status: 'failed',
-      failureReason: 'The payment could not be started. Please try again.',
-    });
+    if (options.retry) {
+      // Leave the order pending: the first attempt may have started it; a later retry answers what it got.
+      const now = await findOrder(deps.db, order.id);
+      if (now?.order.checkoutUrl) return toOrder(now.order, now.businessName, now.purchasedCardId);
+    } else {
+      await updateOrder(deps.db, order.id, {
+        status: 'failed',
+        failureReason: 'The payment could not be started. Please try again.',
+      });
+    }
     throw new AppError(
       'PAYMENT_PROVIDER_ERROR',
       'We could not reach the payment provider. Please try again in a moment.',
