@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import { moneySchema } from '../../../shared/accounts/schemas';
 import { apiErrorSchema } from '../../../shared/errors';
+import { walletSchema } from '../../../shared/wallet/schemas';
 import { requireSession } from '../../plugins/auth';
 import type { AuthDeps } from '../auth/auth.service';
 import { walletBalance } from '../ledger/ledger.service';
+import { findDefaultBankAccount, hasPin, toBankAccount } from './wallet.repository';
 
 export const walletRoutes: FastifyPluginAsyncZod<AuthDeps> = async (app, deps) => {
   app.get(
@@ -12,18 +12,20 @@ export const walletRoutes: FastifyPluginAsyncZod<AuthDeps> = async (app, deps) =
     {
       schema: {
         tags: ['wallet'],
-        summary: "The signed-in business's wallet",
+        summary: "The signed-in business's wallet: balance and set-up (PIN, default bank account)",
         description: 'The available balance is the balance of the wallet account in the ledger.',
-        response: {
-          200: z.object({ balance: moneySchema }).meta({ id: 'Wallet' }),
-          401: apiErrorSchema,
-          403: apiErrorSchema,
-        },
+        response: { 200: walletSchema, 401: apiErrorSchema, 403: apiErrorSchema },
       },
     },
     async (request) => {
       const session = await requireSession(request, 'business');
-      return { balance: await walletBalance(deps.db, session.account.id, deps.config.CURRENCY) };
+      const id = session.account.id;
+      const defaultBank = await findDefaultBankAccount(deps.db, id);
+      return {
+        balance: await walletBalance(deps.db, id, deps.config.CURRENCY),
+        pinSet: await hasPin(deps.db, id),
+        defaultBankAccount: defaultBank ? toBankAccount(defaultBank) : null,
+      };
     },
   );
 };

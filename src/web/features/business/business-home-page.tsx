@@ -4,19 +4,22 @@ import { formatMoney } from '../../../shared/money';
 import { Icon, icons, PageHeader } from '../../components/dashboard-shell';
 import { useGiftCardStore } from '../../lib/store';
 import { cardKeys, listOwnCards } from '../gift-cards/api';
+import { getWallet, walletQueryKey } from './api';
 import { BalanceCard } from './balance-card';
 
 const PROMO_GRADIENTS = ['from-amber-600 to-orange-700', 'from-emerald-700 to-teal-800'];
 
+/** The set-up steps (seed §2 "Pending"): each links to where it is done and shows DONE once it is. */
 const pending = [
-  { label: 'Set transaction pin', icon: icons.key },
-  { label: 'Add default bank', icon: icons.bank },
-];
+  { key: 'pin', label: 'Set transaction pin', icon: icons.key, to: '/dashboard/account?tab=security&pin=create' },
+  { key: 'bank', label: 'Add default bank', icon: icons.bank, to: '/dashboard/wallet?add-bank=1' },
+] as const;
 
 /** Seed §2 business "Home": welcome, balance, quick actions, promos and the pending set-up steps. */
 export default function BusinessHomePage() {
   const business = useGiftCardStore((s) => s.bizClient);
   const businessId = business?.id ?? '';
+  const wallet = useQuery({ queryKey: walletQueryKey, queryFn: ({ signal }) => getWallet(signal) });
   const top = useQuery({
     queryKey: cardKeys.topOwn(businessId),
     queryFn: () => listOwnCards(businessId, undefined, 'best-selling', 2),
@@ -95,17 +98,31 @@ export default function BusinessHomePage() {
           Pending
         </h2>
         <ul className="mt-2 divide-y divide-slate-100">
-          {pending.map((item) => (
-            <li key={item.label} className="flex items-center gap-4 px-6 py-4">
-              <span className="flex h-10 w-10 items-center justify-center rounded-full bg-slate-100 text-slate-700">
-                <Icon path={item.icon} />
-              </span>
-              <span className="flex-1 font-medium text-slate-900">{item.label}</span>
-              <span className="rounded-full bg-amber-100 px-2.5 py-1 text-xs font-bold tracking-wide text-amber-900">
-                PENDING
-              </span>
-            </li>
-          ))}
+          {pending.map((item) => {
+            const done = item.key === 'pin' ? wallet.data?.pinSet : Boolean(wallet.data?.defaultBankAccount);
+            return (
+              <li key={item.key}>
+                <Link
+                  to={item.to}
+                  className="flex items-center gap-4 px-6 py-4 transition hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-offset-[-2px] focus-visible:outline-brand-600"
+                >
+                  <span className="flex h-10 w-10 items-center justify-center rounded-full bg-slate-100 text-slate-700">
+                    <Icon path={item.icon} />
+                  </span>
+                  <span className="flex-1 font-medium text-slate-900">{item.label}</span>
+                  {done ? (
+                    <span className="rounded-full bg-emerald-100 px-2.5 py-1 text-xs font-bold tracking-wide text-emerald-900">
+                      DONE
+                    </span>
+                  ) : (
+                    <span className="rounded-full bg-amber-100 px-2.5 py-1 text-xs font-bold tracking-wide text-amber-900">
+                      PENDING
+                    </span>
+                  )}
+                </Link>
+              </li>
+            );
+          })}
         </ul>
       </section>
     </>
