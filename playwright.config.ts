@@ -33,14 +33,14 @@ export default defineConfig({
   },
   projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], channel: undefined } }],
   webServer: {
-    command: `rm -rf data/test-e2e && node dist/server/server.js`,
+    command: `rm -rf data/test-e2e-${PORT} && node dist/server/server.js`,
     url: `http://127.0.0.1:${PORT}/api/health`,
     reuseExistingServer: false,
     timeout: 120_000,
     env: {
       PORT: String(PORT),
       HOST: '127.0.0.1',
-      DATA_DIR: 'data/test-e2e',
+      DATA_DIR: `data/test-e2e-${PORT}`,
       LOG_LEVEL: 'warn',
       NODE_ENV: 'test',
       ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
