@@ -69,6 +69,8 @@ const envSchema = z.object({
   PLATFORM_FEE_BPS: z.coerce.number().int().min(0).max(10_000).default(0),
   /** How long the sandbox provider waits before it sends its webhook, like a real provider's delay. */
   SANDBOX_WEBHOOK_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(300),
+  /** Smallest withdrawal, in minor units (100000 = ₦1,000.00). */
+  WITHDRAWAL_MIN_MINOR: z.coerce.number().int().positive().default(100_000),
   LOGIN_MAX_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).default(5),
   LOGIN_MAX_FAILURES_PER_IP: z.coerce.number().int().min(1).default(30),
   LOGIN_FAILURE_WINDOW_SECONDS: z.coerce.number().int().min(1).default(900),

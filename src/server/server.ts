@@ -6,6 +6,8 @@ import { openDatabase } from './db/database';
 import { EmbeddedDatabaseError } from './db/embedded';
 import { ConfigError, loadConfig } from './env';
 import { startSandboxWebhookWorker } from './modules/payments/payments';
+import { createPayoutProvider } from './modules/payouts/payouts';
+import { startPayoutWorker } from './modules/withdrawals/withdrawals.service';
 
 if (existsSync('.env')) process.loadEnvFile('.env');
 
@@ -29,6 +31,13 @@ async function main(): Promise<void> {
       ? startSandboxWebhookWorker(config, database.db, app.log)
       : async () => undefined;
 
+  const stopPayouts = startPayoutWorker({
+    db: database.db,
+    config,
+    payouts: createPayoutProvider(config, database.db),
+    log: app.log,
+  });
+
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
@@ -36,6 +45,7 @@ async function main(): Promise<void> {
     app.log.info({ signal }, 'shutting down');
     const timer = setTimeout(() => process.exit(1), 10_000).unref();
     await stopWorker();
+    await stopPayouts();
     await app.close();
     await database.close();
     clearTimeout(timer);

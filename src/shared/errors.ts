@@ -25,6 +25,8 @@ export const errorCodes = {
   BUSINESS_NAME_TAKEN: 409,
   /** The same Idempotency-Key was sent with a different request. */
   IDEMPOTENCY_CONFLICT: 409,
+  /** The business already has a transaction PIN; change it instead (PUT /api/v1/wallet/pin). */
+  PIN_ALREADY_SET: 409,
   /** The gift card stopped selling; cards already bought stay valid. */
   CARD_NOT_ON_SALE: 409,
   /** A payment provider's webhook whose signature does not verify. */
@@ -33,8 +35,31 @@ export const errorCodes = {
   PAYMENT_MISMATCH: 400,
   /** The payment provider could not be reached or refused the request. */
   PAYMENT_PROVIDER_ERROR: 502,
+  /** The payout provider finds no account with that number at that bank. */
+  BANK_ACCOUNT_NOT_FOUND: 422,
+  /** The account name the business confirmed is not the name the bank holds now; verify again. */
+  ACCOUNT_NAME_MISMATCH: 409,
+  /** The business already has this bank account (same bank and number). */
+  BANK_ACCOUNT_EXISTS: 409,
+  /** A withdrawal to this bank account is still in flight (requested or processing). */
+  BANK_ACCOUNT_IN_USE: 409,
+  /** The payout provider could not be reached or refused the request. */
+  PAYOUT_PROVIDER_ERROR: 502,
+  /** The withdrawal is more than the wallet holds. */
+  INSUFFICIENT_BALANCE: 400,
+  /** A withdrawal needs a default bank account (or a chosen one). */
+  BANK_ACCOUNT_REQUIRED: 400,
   /** The upload is too large. */
   PAYLOAD_TOO_LARGE: 413,
+  /** A withdrawal (or PIN change) needs a transaction PIN, and this business has not created one. */
+  PIN_REQUIRED: 400,
+  /** The transaction PIN is wrong; the message says how many tries are left before the lock-out. */
+  PIN_INCORRECT: 403,
+  /**
+   * Too many wrong PINs: withdrawals are locked for a while. 423 Locked (not 429) because the lock belongs to
+   * the business's PIN, not to the caller's request rate; `details.retryAfterSeconds` says when it ends.
+   */
+  PIN_LOCKED: 423,
   /** Too many attempts; `details.retryAfterSeconds` says when to try again. */
   RATE_LIMITED: 429,
   /** Something failed on our side; details are logged, never returned. */

@@ -424,3 +424,15 @@ export const withdrawals = pgTable(
     check('withdrawals_amount_positive', sql`${t.amount} > 0`),
   ],
 );
+
+/**
+ * The sandbox payout provider's own record of transfers (a real provider keeps these on its side): one per
+ * reference, so asking it twice to send the same payout sends it once, even across a restart.
+ */
+export const sandboxTransfers = pgTable('sandbox_transfers', {
+  reference: text('reference').primaryKey(),
+  accountNumber: text('account_number').notNull(),
+  amount: bigint('amount', { mode: 'bigint' }).notNull(),
+  currency: text('currency').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});

@@ -49,3 +49,13 @@ export const withdrawalSchema = z
   })
   .meta({ id: 'Withdrawal' });
 export type Withdrawal = z.infer<typeof withdrawalSchema>;
+
+export const withdrawalPageSchema = z
+  .object({ items: z.array(withdrawalSchema), nextCursor: z.string().nullable() })
+  .meta({ id: 'WithdrawalPage' });
+export type WithdrawalPage = z.infer<typeof withdrawalPageSchema>;
+
+export const withdrawalMessages = {
+  amountRequired: 'please enter an amount to withdraw',
+  pinRequired: 'please enter your 4-digit transaction PIN',
+} as const;
