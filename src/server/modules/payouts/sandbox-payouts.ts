@@ -1,5 +1,8 @@
 import { createHash } from 'node:crypto';
+import { eq, sql } from 'drizzle-orm';
 import { makeNuban } from '../../../shared/wallet/banks';
+import type { DbOrTx } from '../../db/client';
+import { sandboxTransfers } from '../../db/schema';
 import { InvalidSignatureError } from '../payments/provider';
 import type { PayoutProvider, TransferState } from './payout-provider';
 
@@ -23,17 +26,28 @@ export function sandboxAccountName(accountNumber: string): string {
 /** How long a sandbox transfer stays pending before it settles (or fails). */
 export const SANDBOX_SETTLE_MS = 1500;
 
-export function createSandboxPayouts(): PayoutProvider {
-  const started = new Map<string, { at: number; accountNumber: string }>();
-  const state = (reference: string): TransferState => {
-    const transfer = started.get(reference);
+/**
+ * The sandbox keeps its transfers in its own table keyed by our reference: a second request with the same
+ * reference is the same transfer (as with a real provider), which is what makes payouts exactly-once.
+ */
+export function createSandboxPayouts(deps: { db: DbOrTx; settleMs?: number }): PayoutProvider {
+  const settleMs = deps.settleMs ?? SANDBOX_SETTLE_MS;
+  async function state(reference: string): Promise<TransferState> {
+    const [transfer] = await deps.db
+      .select({
+        accountNumber: sandboxTransfers.accountNumber,
+        ageMs: sql<number>`(extract(epoch FROM now() - ${sandboxTransfers.createdAt}) * 1000)::float8`,
+      })
+      .from(sandboxTransfers)
+      .where(eq(sandboxTransfers.reference, reference));
+    const transferCode = `TRF_SANDBOX_${reference}`;
     if (!transfer) return { status: 'failed', reason: 'The bank has no record of this transfer.' };
-    if (Date.now() - transfer.at < SANDBOX_SETTLE_MS) return { status: 'pending', transferCode: `TRF_SANDBOX_${reference}` };
+    if (transfer.ageMs < settleMs) return { status: 'pending', transferCode };
     if (transfer.accountNumber === SANDBOX_FAILING_ACCOUNT) {
-      return { status: 'failed', reason: 'The receiving bank rejected the transfer.', transferCode: `TRF_SANDBOX_${reference}` };
+      return { status: 'failed', reason: 'The receiving bank rejected the transfer.', transferCode };
     }
-    return { status: 'success', transferCode: `TRF_SANDBOX_${reference}` };
-  };
+    return { status: 'success', transferCode };
+  }
   return {
     name: 'sandbox',
     async resolveAccount(_bankCode, accountNumber) {
@@ -41,12 +55,18 @@ export function createSandboxPayouts(): PayoutProvider {
       return { accountName: sandboxAccountName(accountNumber) };
     },
     async transfer(transfer) {
-      if (!started.has(transfer.reference)) started.set(transfer.reference, { at: Date.now(), accountNumber: transfer.accountNumber });
+      await deps.db
+        .insert(sandboxTransfers)
+        .values({
+          reference: transfer.reference,
+          accountNumber: transfer.accountNumber,
+          amount: transfer.amount,
+          currency: transfer.currency,
+        })
+        .onConflictDoNothing({ target: sandboxTransfers.reference });
       return state(transfer.reference);
     },
-    async checkTransfer(reference) {
-      return state(reference);
-    },
+    checkTransfer: state,
     parseWebhook() {
       // The sandbox reports transfers when asked (checkTransfer); it sends no webhooks.
       throw new InvalidSignatureError('the sandbox payout provider sends no webhooks');

@@ -1,15 +1,16 @@
 import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
-import { Link } from 'react-router';
 import { formatMoney } from '../../../shared/money';
 import { Icon, icons } from '../../components/dashboard-shell';
+import { WithdrawDialog } from '../withdrawals/withdraw-dialog';
 import { getWallet, walletQueryKey } from './api';
 
 /**
- * "Available balance" (seed §2, §4): hidden as asterisks until the eye toggle shows it. The wallet is
- * asked for only once the balance is shown, and the answer is cached under ['wallet'].
+ * "Available balance" (seed §2, §4): hidden as asterisks until the eye toggle shows it, and cached under
+ * ['wallet']; the Withdraw button opens "Process Withdrawal".
  */
-export function BalanceCard({ withdrawLink = false }: { withdrawLink?: boolean }) {
+export function BalanceCard({ withdraw = true }: { withdraw?: boolean }) {
+  const [withdrawOpen, setWithdrawOpen] = useState(false);
   const [shown, setShown] = useState(false);
   const headingId = useId();
   const wallet = useQuery({
@@ -83,15 +84,17 @@ export function BalanceCard({ withdrawLink = false }: { withdrawLink?: boolean }
       >
         {amount}
       </p>
-      {withdrawLink ? (
+      {withdraw ? (
         <div className="relative mt-6">
-          <Link
-            to="/dashboard/wallet"
+          <button
+            type="button"
+            onClick={() => setWithdrawOpen(true)}
             className="inline-flex items-center gap-2 rounded-lg bg-white px-5 py-2.5 text-sm font-semibold text-brand-700 shadow-sm transition hover:bg-brand-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-white"
           >
             <Icon path={icons.bank} className="h-4 w-4" />
             Withdraw
-          </Link>
+          </button>
+          <WithdrawDialog open={withdrawOpen} onClose={() => setWithdrawOpen(false)} />
         </div>
       ) : null}
     </section>

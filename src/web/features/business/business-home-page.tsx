@@ -33,7 +33,7 @@ export default function BusinessHomePage() {
 
       <div className="grid gap-6 lg:grid-cols-3">
         <div className="lg:col-span-2">
-          <BalanceCard withdrawLink />
+          <BalanceCard />
         </div>
         <section
           aria-labelledby="quick-actions"
