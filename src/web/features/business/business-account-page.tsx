@@ -1,7 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
+import { useSearchParams } from 'react-router';
 import { PageHeader, SecuritySettings, Tabs } from '../../components/dashboard-shell';
 import { useGiftCardStore } from '../../lib/store';
 import { cardKeys, listOwnCards } from '../gift-cards/api';
+import { TransactionPinRow } from '../wallet-pin/transaction-pin-row';
 import { LogoForm } from './logo-form';
 
 function Personal() {
@@ -42,16 +44,63 @@ function Personal() {
   );
 }
 
-/** Seed §2 business "Account": Personal and Security tabs. */
+const TABS = ['personal', 'security'] as const;
+
+/**
+ * Seed §2 business "Account": Personal and Security tabs. The tab and the PIN dialog live in the URL
+ * (`?tab=security&pin=create`), so Home's Pending item "Set transaction pin" opens the form directly.
+ */
 export default function BusinessAccountPage() {
+  const [params, setParams] = useSearchParams();
+  const tab = TABS.find((t) => t === params.get('tab')) ?? 'personal';
+  const pinOpen = tab === 'security' && params.has('pin');
+
+  function update(change: (next: URLSearchParams) => void) {
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        change(next);
+        return next;
+      },
+      { replace: true },
+    );
+  }
+
   return (
     <>
       <PageHeader title="Account" />
       <Tabs
         label="Account"
+        selected={tab}
+        onSelect={(id) =>
+          update((next) => {
+            next.set('tab', id);
+            next.delete('pin');
+          })
+        }
         tabs={[
           { id: 'personal', label: 'Personal', panel: <Personal /> },
-          { id: 'security', label: 'Security', panel: <SecuritySettings /> },
+          {
+            id: 'security',
+            label: 'Security',
+            panel: (
+              <SecuritySettings
+                pinRow={(icon) => (
+                  <TransactionPinRow
+                    icon={icon}
+                    open={pinOpen}
+                    onOpen={() =>
+                      update((next) => {
+                        next.set('tab', 'security');
+                        next.set('pin', 'open');
+                      })
+                    }
+                    onClose={() => update((next) => next.delete('pin'))}
+                  />
+                )}
+              />
+            ),
+          },
         ]}
       />
     </>
