@@ -8,19 +8,24 @@ import path from 'node:path';
 import type { Db } from './db/client';
 import type { Config } from './env';
 import { authRoutes } from './modules/auth/auth.routes';
+import { bankAccountRoutes } from './modules/bank-accounts/bank-accounts.routes';
 import { giftCardRoutes } from './modules/gift-cards/gift-cards.routes';
 import { legacyAuthRoutes } from './modules/legacy/legacy-auth.routes';
 import { legacyCardRoutes } from './modules/legacy/legacy-cards.routes';
 import { uploadsRoutes } from './modules/uploads/uploads.routes';
 import { checkoutRoutes } from './modules/payments/checkout.routes';
 import { createPaymentProvider } from './modules/payments/payments';
+import type { PayoutProvider } from './modules/payouts/payout-provider';
+import { createPayoutProvider } from './modules/payouts/payouts';
 import type { PaymentProvider } from './modules/payments/provider';
 import { webhookRoutes } from './modules/payments/webhooks.routes';
 import { createCodeVault } from './modules/purchases/code-vault';
 import { purchaseRoutes } from './modules/purchases/purchases.routes';
 import { diskStorage, type Storage } from './modules/uploads/storage';
 import { configRoutes, healthRoutes } from './modules/meta/meta.routes';
+import { pinRoutes } from './modules/wallet/pin.routes';
 import { walletRoutes } from './modules/wallet/wallet.routes';
+import { legacyWithdrawalRoutes, withdrawalRoutes } from './modules/withdrawals/withdrawals.routes';
 import { registerAuth } from './plugins/auth';
 import { registerErrorHandling } from './plugins/errors';
 import { registerOpenApi } from './plugins/openapi';
@@ -35,6 +40,8 @@ export interface AppOptions {
   storage?: Storage;
   /** The payment provider; defaults to the one PAYMENT_PROVIDER names. */
   payments?: PaymentProvider;
+  /** The payout provider (bank name resolution, transfers); defaults to the one PAYMENT_PROVIDER names. */
+  payouts?: PayoutProvider;
   logger?: boolean;
 }
 
@@ -90,6 +97,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     db,
     storage: options.storage ?? diskStorage(path.join(config.DATA_DIR, 'uploads')),
     payments: options.payments ?? createPaymentProvider(config, db),
+    payouts: options.payouts ?? createPayoutProvider(config, db),
     codes: createCodeVault(config.CODE_ENCRYPTION_KEY),
   };
   await app.register(registerAuth, deps);
@@ -99,14 +107,18 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await v1.register(configRoutes, deps);
       await v1.register(authRoutes, deps);
       await v1.register(walletRoutes, deps);
+      await v1.register(pinRoutes, deps);
+      await v1.register(bankAccountRoutes, deps);
       await v1.register(giftCardRoutes, deps);
       await v1.register(purchaseRoutes, deps);
       await v1.register(webhookRoutes, deps);
+      await v1.register(withdrawalRoutes, deps);
     },
     { prefix: '/api/v1' },
   );
   await app.register(legacyAuthRoutes, { prefix: '/api', ...deps });
   await app.register(legacyCardRoutes, { prefix: '/api', ...deps });
+  await app.register(legacyWithdrawalRoutes, { prefix: '/api', ...deps });
   await app.register(uploadsRoutes, deps);
   if (deps.payments.name === 'sandbox') await app.register(checkoutRoutes, deps);
   await registerWeb(app, options.webRoot);
