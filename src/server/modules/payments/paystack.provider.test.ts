@@ -321,8 +321,8 @@ describe('an app configured with PAYMENT_PROVIDER=paystack', () => {
     expect(checkout.json()).toMatchObject({ message: expect.stringContaining('No such page') });
   });
 
-  it('answers an ignored event with 200 so Paystack stops retrying it', async () => {
-    const raw = JSON.stringify(transferSuccess);
+  it('answers an event it has no use for with 200 so Paystack stops retrying it', async () => {
+    const raw = JSON.stringify({ event: 'subscription.create', data: { subscription_code: 'SUB_1' } });
     const res = await t.app.inject({
       method: 'POST',
       url: '/api/v1/payments/paystack/webhook',
@@ -331,6 +331,17 @@ describe('an app configured with PAYMENT_PROVIDER=paystack', () => {
     });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toEqual({ received: true, result: 'ignored' });
+  });
+
+  it('routes a transfer event to withdrawals; one for an unknown withdrawal is refused (404)', async () => {
+    const raw = JSON.stringify(transferSuccess);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/payments/paystack/webhook',
+      headers: { 'content-type': 'application/json', 'x-paystack-signature': sign(raw, 'sk_test_x') },
+      payload: raw,
+    });
+    expect(res.statusCode, res.body).toBe(404);
   });
 });
 

@@ -3,13 +3,18 @@ import { z } from 'zod';
 import { apiErrorSchema } from '../../../shared/errors';
 import { AppError } from '../../lib/app-error';
 import { confirmPayment, type PurchaseDeps } from '../purchases/orders.service';
+import type { PayoutProvider } from '../payouts/payout-provider';
+import { applyTransferEvent } from '../withdrawals/withdrawals.service';
 import { InvalidSignatureError } from './provider';
 
 /**
  * The payment provider's webhook. The body is kept raw: the signature is an HMAC over the exact bytes
  * sent, so it is checked before the JSON is read. Only the configured provider's path exists.
  */
-export const webhookRoutes: FastifyPluginAsyncZod<PurchaseDeps> = async (app, deps) => {
+export const webhookRoutes: FastifyPluginAsyncZod<PurchaseDeps & { payouts?: PayoutProvider }> = async (
+  app,
+  deps,
+) => {
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) =>
     done(null, body),
   );
@@ -30,7 +35,7 @@ export const webhookRoutes: FastifyPluginAsyncZod<PurchaseDeps> = async (app, de
         response: {
           200: z.object({
             received: z.literal(true),
-            result: z.enum(['issued', 'already-paid', 'marked-failed', 'ignored']),
+            result: z.enum(['issued', 'already-paid', 'marked-failed', 'ignored', 'transfer-applied']),
           }),
           400: apiErrorSchema,
           401: apiErrorSchema,
@@ -48,6 +53,21 @@ export const webhookRoutes: FastifyPluginAsyncZod<PurchaseDeps> = async (app, de
           throw new AppError('WEBHOOK_SIGNATURE_INVALID', 'The webhook signature does not match.');
         }
         throw new AppError('VALIDATION_FAILED', 'The webhook body could not be read.');
+      }
+      if (event.type === 'ignored' && deps.payouts?.name === deps.payments.name) {
+        // One webhook address per provider (Paystack sends charges and transfers to the same URL).
+        const transfer = deps.payouts.parseWebhook(request.body, request.headers);
+        if (transfer.type !== 'ignored') {
+          const known = await applyTransferEvent(
+            { ...deps, payouts: deps.payouts, log: request.log },
+            transfer.reference,
+            transfer.type === 'transfer.success'
+              ? { status: 'success' }
+              : { status: 'failed', reason: transfer.reason },
+          );
+          if (!known) throw new AppError('NOT_FOUND', 'That withdrawal was not found.');
+          return { received: true as const, result: 'transfer-applied' as const };
+        }
       }
       const result = await confirmPayment({ ...deps, log: request.log }, event);
       request.log.info(

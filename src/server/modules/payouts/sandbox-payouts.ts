@@ -15,8 +15,30 @@ export const SANDBOX_BANK_CODE = '058';
 export const SANDBOX_UNKNOWN_ACCOUNT = makeNuban(SANDBOX_BANK_CODE, '000000000');
 export const SANDBOX_FAILING_ACCOUNT = makeNuban(SANDBOX_BANK_CODE, '999999999');
 
-const FIRST = ['Adaeze', 'Babatunde', 'Chinedu', 'Funmilayo', 'Ibrahim', 'Ngozi', 'Oluwaseun', 'Yetunde', 'Emeka', 'Aisha'];
-const LAST = ['Okafor', 'Adeyemi', 'Bello', 'Eze', 'Olawale', 'Nwosu', 'Abubakar', 'Okonkwo', 'Balogun', 'Musa'];
+const FIRST = [
+  'Adaeze',
+  'Babatunde',
+  'Chinedu',
+  'Funmilayo',
+  'Ibrahim',
+  'Ngozi',
+  'Oluwaseun',
+  'Yetunde',
+  'Emeka',
+  'Aisha',
+];
+const LAST = [
+  'Okafor',
+  'Adeyemi',
+  'Bello',
+  'Eze',
+  'Olawale',
+  'Nwosu',
+  'Abubakar',
+  'Okonkwo',
+  'Balogun',
+  'Musa',
+];
 
 export function sandboxAccountName(accountNumber: string): string {
   const digest = createHash('sha256').update(accountNumber).digest();

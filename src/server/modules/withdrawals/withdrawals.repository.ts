@@ -117,3 +117,13 @@ export async function leaseDueWithdrawals(tx: DbOrTx, limit: number) {
   }
   return rows;
 }
+
+/** Locks a live bank account FOR SHARE; false when it was removed meanwhile. */
+export async function shareLiveBankAccount(tx: DbOrTx, id: string): Promise<boolean> {
+  const [row] = await tx
+    .select({ id: bankAccounts.id })
+    .from(bankAccounts)
+    .where(and(eq(bankAccounts.id, id), isNull(bankAccounts.removedAt)))
+    .for('share');
+  return Boolean(row);
+}

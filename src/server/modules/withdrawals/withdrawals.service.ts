@@ -22,6 +22,7 @@ import {
   leaseDueWithdrawals,
   listWithdrawals,
   lockWalletAccount,
+  shareLiveBankAccount,
   lockWithdrawal,
   updateWithdrawal,
   type WithdrawalRow,
@@ -110,6 +111,8 @@ export async function requestWithdrawal(
       const wallet = await openWallet(tx, businessId, currency);
       const inFlight = await ensurePlatformAccount(tx, 'payouts_in_flight', currency);
       await lockWalletAccount(tx, wallet);
+      // Holds the bank account against a concurrent removal (which checks for withdrawals in flight).
+      if (!(await shareLiveBankAccount(tx, bank.id))) throw notFound('That bank account');
       const balance = await ownedAccountBalance(tx, 'business_wallet', businessId, currency);
       if (amount > balance) {
         throw new AppError(

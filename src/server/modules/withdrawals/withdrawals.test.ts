@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeNuban } from '../../../shared/wallet/banks';
@@ -17,7 +18,10 @@ afterAll(() => t.close());
 const PIN = '2580';
 
 /** A business with money in its wallet (a balanced sale entry), a PIN and a default bank account. */
-async function fundedBusiness(balanceKobo: bigint, options: { accountNumber?: string; pin?: boolean; bank?: boolean } = {}) {
+async function fundedBusiness(
+  balanceKobo: bigint,
+  options: { accountNumber?: string; pin?: boolean; bank?: boolean } = {},
+) {
   const business = await registerAndLogin(t.app, 'business');
   const id = business.account.id;
   await t.database.db.transaction(async (tx) => {
@@ -34,7 +38,11 @@ async function fundedBusiness(balanceKobo: bigint, options: { accountNumber?: st
     });
   });
   if (options.pin !== false) {
-    const res = await business.request({ method: 'POST', url: '/api/v1/wallet/pin', payload: { pin: PIN, confirmPin: PIN } });
+    const res = await business.request({
+      method: 'POST',
+      url: '/api/v1/wallet/pin',
+      payload: { pin: PIN, confirmPin: PIN },
+    });
     expect(res.statusCode, res.body).toBe(201);
   }
   let bankId: string | undefined;
@@ -45,7 +53,9 @@ async function fundedBusiness(balanceKobo: bigint, options: { accountNumber?: st
         businessId: id,
         bankCode: '058',
         bankName: 'Guaranty Trust Bank',
-        accountNumber: options.accountNumber ?? makeNuban('058', String(100000000 + Math.floor(Math.random() * 899999999))),
+        accountNumber:
+          options.accountNumber ??
+          makeNuban('058', String(100000000 + Math.floor(Math.random() * 899999999))),
         accountName: 'TEST HOLDER',
         isDefault: true,
       })
@@ -60,7 +70,9 @@ async function balance(business: { request: Awaited<ReturnType<typeof registerAn
 }
 
 async function unbalancedEntries(): Promise<number> {
-  const rows = await t.database.db.execute(sql`SELECT entry_id FROM postings GROUP BY entry_id HAVING sum(amount) <> 0`);
+  const rows = await t.database.db.execute(
+    sql`SELECT entry_id FROM postings GROUP BY entry_id HAVING sum(amount) <> 0`,
+  );
   return rows.rows.length;
 }
 
@@ -68,7 +80,9 @@ const payouts = () => createSandboxPayouts({ db: t.database.db, settleMs: 0 });
 async function settleAll() {
   // Two passes: the first sends the transfer, the second (after its lease) reads the final state.
   for (let i = 0; i < 3; i += 1) {
-    await t.database.db.execute(sql`UPDATE withdrawals SET next_attempt_at = now() WHERE status IN ('requested', 'processing')`);
+    await t.database.db.execute(
+      sql`UPDATE withdrawals SET next_attempt_at = now() WHERE status IN ('requested', 'processing')`,
+    );
     await processDueWithdrawals({ db: t.database.db, config: t.config, payouts: payouts() }, 200);
   }
 }
@@ -76,7 +90,11 @@ async function settleAll() {
 describe('POST /api/v1/withdrawals', () => {
   it('takes the money from the wallet at once and pays it out: requested → paid, ledger balanced', async () => {
     const business = await fundedBusiness(1_000_000n);
-    const res = await business.request({ method: 'POST', url: '/api/v1/withdrawals', payload: { amount: 250_000, pin: PIN } });
+    const res = await business.request({
+      method: 'POST',
+      url: '/api/v1/withdrawals',
+      payload: { amount: 250_000, pin: PIN },
+    });
     expect(res.statusCode, res.body).toBe(201);
     expect(res.json()).toMatchObject({ status: 'requested', amount: { amount: 250_000, currency: 'NGN' } });
     expect(await balance(business)).toBe(750_000);
@@ -91,11 +109,17 @@ describe('POST /api/v1/withdrawals', () => {
 
   it('a failed transfer is reversed: the money is back in the wallet and the history says failed', async () => {
     const business = await fundedBusiness(500_000n, { accountNumber: SANDBOX_FAILING_ACCOUNT });
-    const res = await business.request({ method: 'POST', url: '/api/v1/withdrawals', payload: { amount: 200_000, pin: PIN } });
+    const res = await business.request({
+      method: 'POST',
+      url: '/api/v1/withdrawals',
+      payload: { amount: 200_000, pin: PIN },
+    });
     expect(res.statusCode, res.body).toBe(201);
     expect(await balance(business)).toBe(300_000);
     await settleAll();
-    const after = (await business.request({ method: 'GET', url: `/api/v1/withdrawals/${res.json().id}` })).json();
+    const after = (
+      await business.request({ method: 'GET', url: `/api/v1/withdrawals/${res.json().id}` })
+    ).json();
     expect(after.status).toBe('failed');
     expect(after.failureReason).toMatch(/rejected/);
     expect(await balance(business)).toBe(500_000);
@@ -110,7 +134,11 @@ describe('POST /api/v1/withdrawals', () => {
     const business = await fundedBusiness(1_000_000n);
     const results = await Promise.all(
       Array.from({ length: 20 }, () =>
-        business.request({ method: 'POST', url: '/api/v1/withdrawals', payload: { amount: 100_000, pin: PIN } }),
+        business.request({
+          method: 'POST',
+          url: '/api/v1/withdrawals',
+          payload: { amount: 100_000, pin: PIN },
+        }),
       ),
     );
     const statuses = results.map((r) => r.statusCode);
@@ -137,7 +165,11 @@ describe('POST /api/v1/withdrawals', () => {
       ['100000', 400, /./],
     ];
     for (const [amount, status, message] of cases) {
-      const res = await business.request({ method: 'POST', url: '/api/v1/withdrawals', payload: { amount, pin: PIN } });
+      const res = await business.request({
+        method: 'POST',
+        url: '/api/v1/withdrawals',
+        payload: { amount, pin: PIN },
+      });
       expect(res.statusCode, String(amount)).toBe(status);
       expect(res.json().message, String(amount)).toMatch(message);
     }
@@ -146,7 +178,11 @@ describe('POST /api/v1/withdrawals', () => {
 
   it('a wrong PIN moves nothing and counts toward the lock-out', async () => {
     const business = await fundedBusiness(500_000n);
-    const res = await business.request({ method: 'POST', url: '/api/v1/withdrawals', payload: { amount: 100_000, pin: '9999' } });
+    const res = await business.request({
+      method: 'POST',
+      url: '/api/v1/withdrawals',
+      payload: { amount: 100_000, pin: '9999' },
+    });
     expect(res.statusCode).toBe(403);
     expect(res.json().message).toMatch(/tries left/);
     expect(await balance(business)).toBe(500_000);
@@ -154,7 +190,11 @@ describe('POST /api/v1/withdrawals', () => {
 
   it('needs a bank account', async () => {
     const business = await fundedBusiness(500_000n, { bank: false });
-    const res = await business.request({ method: 'POST', url: '/api/v1/withdrawals', payload: { amount: 100_000, pin: PIN } });
+    const res = await business.request({
+      method: 'POST',
+      url: '/api/v1/withdrawals',
+      payload: { amount: 100_000, pin: PIN },
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ code: 'BANK_ACCOUNT_REQUIRED' });
   });
@@ -162,10 +202,20 @@ describe('POST /api/v1/withdrawals', () => {
   it('Idempotency-Key: a retry returns the first withdrawal and moves no money twice; another body is 409', async () => {
     const business = await fundedBusiness(1_000_000n);
     const headers = { 'idempotency-key': `wd-${Date.now()}-${Math.random()}` };
-    const first = await business.request({ method: 'POST', url: '/api/v1/withdrawals', headers, payload: { amount: 100_000, pin: PIN } });
+    const first = await business.request({
+      method: 'POST',
+      url: '/api/v1/withdrawals',
+      headers,
+      payload: { amount: 100_000, pin: PIN },
+    });
     const again = await Promise.all(
       Array.from({ length: 5 }, () =>
-        business.request({ method: 'POST', url: '/api/v1/withdrawals', headers, payload: { amount: 100_000, pin: PIN } }),
+        business.request({
+          method: 'POST',
+          url: '/api/v1/withdrawals',
+          headers,
+          payload: { amount: 100_000, pin: PIN },
+        }),
       ),
     );
     expect(first.statusCode).toBe(201);
@@ -174,23 +224,50 @@ describe('POST /api/v1/withdrawals', () => {
       expect(r.json().id).toBe(first.json().id);
     }
     expect(await balance(business)).toBe(900_000);
-    const other = await business.request({ method: 'POST', url: '/api/v1/withdrawals', headers, payload: { amount: 200_000, pin: PIN } });
+    const other = await business.request({
+      method: 'POST',
+      url: '/api/v1/withdrawals',
+      headers,
+      payload: { amount: 200_000, pin: PIN },
+    });
     expect(other.statusCode).toBe(409);
   });
 
   it('a payout attempted twice (a crash between sending and recording) pays once', async () => {
     const business = await fundedBusiness(500_000n);
-    const res = await business.request({ method: 'POST', url: '/api/v1/withdrawals', payload: { amount: 100_000, pin: PIN } });
+    const res = await business.request({
+      method: 'POST',
+      url: '/api/v1/withdrawals',
+      payload: { amount: 100_000, pin: PIN },
+    });
     const id = res.json().id as string;
     const provider = payouts();
-    const [row] = (await t.database.db.execute<{ reference: string }>(sql`SELECT reference FROM withdrawals WHERE id = ${id}`)).rows;
+    const [row] = (
+      await t.database.db.execute<{ reference: string }>(
+        sql`SELECT reference FROM withdrawals WHERE id = ${id}`,
+      )
+    ).rows;
     // The provider got the transfer but the app died before recording it: the row is still 'requested'.
-    await provider.transfer({ reference: row!.reference, amount: 100_000n, currency: 'NGN', bankCode: '058', accountNumber: '0000000000', accountName: 'X', reason: 'test' });
+    await provider.transfer({
+      reference: row!.reference,
+      amount: 100_000n,
+      currency: 'NGN',
+      bankCode: '058',
+      accountNumber: '0000000000',
+      accountName: 'X',
+      reason: 'test',
+    });
     await settleAll();
-    const transfers = await t.database.db.execute(sql`SELECT count(*)::int AS n FROM sandbox_transfers WHERE reference = ${row!.reference}`);
+    const transfers = await t.database.db.execute(
+      sql`SELECT count(*)::int AS n FROM sandbox_transfers WHERE reference = ${row!.reference}`,
+    );
     expect(transfers.rows[0]).toEqual({ n: 1 });
-    expect((await business.request({ method: 'GET', url: `/api/v1/withdrawals/${id}` })).json().status).toBe('paid');
-    const settled = await t.database.db.execute(sql`SELECT count(*)::int AS n FROM journal_entries WHERE reference = ${`withdrawal:${id}:settled`}`);
+    expect((await business.request({ method: 'GET', url: `/api/v1/withdrawals/${id}` })).json().status).toBe(
+      'paid',
+    );
+    const settled = await t.database.db.execute(
+      sql`SELECT count(*)::int AS n FROM journal_entries WHERE reference = ${`withdrawal:${id}:settled`}`,
+    );
     expect(settled.rows[0]).toEqual({ n: 1 });
   });
 });
@@ -198,9 +275,15 @@ describe('POST /api/v1/withdrawals', () => {
 describe('who may see and use withdrawals', () => {
   it('another business cannot see or use them; a user gets 403; signed out 401', async () => {
     const owner = await fundedBusiness(500_000n);
-    const res = await owner.request({ method: 'POST', url: '/api/v1/withdrawals', payload: { amount: 100_000, pin: PIN } });
+    const res = await owner.request({
+      method: 'POST',
+      url: '/api/v1/withdrawals',
+      payload: { amount: 100_000, pin: PIN },
+    });
     const other = await registerAndLogin(t.app, 'business');
-    expect((await other.request({ method: 'GET', url: `/api/v1/withdrawals/${res.json().id}` })).statusCode).toBe(404);
+    expect(
+      (await other.request({ method: 'GET', url: `/api/v1/withdrawals/${res.json().id}` })).statusCode,
+    ).toBe(404);
     expect((await other.request({ method: 'GET', url: '/api/v1/withdrawals' })).json().items).toEqual([]);
     const foreignBank = await other.request({
       method: 'POST',
@@ -217,23 +300,92 @@ describe('who may see and use withdrawals', () => {
 describe('legacy POST /api/withdraw-money/{businessId}', () => {
   it('withdraws naira to the default account for the business itself', async () => {
     const business = await fundedBusiness(500_000n);
-    const res = await business.request({ method: 'POST', url: `/api/withdraw-money/${business.id}`, payload: { amount: 1500, pin: PIN } });
+    const res = await business.request({
+      method: 'POST',
+      url: `/api/withdraw-money/${business.id}`,
+      payload: { amount: 1500, pin: PIN },
+    });
     expect(res.statusCode, res.body).toBe(201);
-    expect(res.json()).toMatchObject({ message: 'Withdrawal requested', data: { amount: { amount: 150_000 } } });
+    expect(res.json()).toMatchObject({
+      message: 'Withdrawal requested',
+      data: { amount: { amount: 150_000 } },
+    });
     expect(await balance(business)).toBe(350_000);
   });
 
   it('says which set-up step is missing, and refuses another business', async () => {
     const noPin = await fundedBusiness(500_000n, { pin: false });
-    const a = await noPin.request({ method: 'POST', url: `/api/withdraw-money/${noPin.id}`, payload: { amount: 1500 } });
+    const a = await noPin.request({
+      method: 'POST',
+      url: `/api/withdraw-money/${noPin.id}`,
+      payload: { amount: 1500 },
+    });
     expect(a.statusCode).toBe(400);
     expect(a.json().message).toMatch(/PIN/);
     const noBank = await fundedBusiness(500_000n, { bank: false });
-    const b = await noBank.request({ method: 'POST', url: `/api/withdraw-money/${noBank.id}`, payload: { amount: 1500, pin: PIN } });
+    const b = await noBank.request({
+      method: 'POST',
+      url: `/api/withdraw-money/${noBank.id}`,
+      payload: { amount: 1500, pin: PIN },
+    });
     expect(b.statusCode).toBe(400);
     expect(b.json().message).toMatch(/bank account/);
     const other = await registerAndLogin(t.app, 'business');
-    const c = await other.request({ method: 'POST', url: `/api/withdraw-money/${noBank.id}`, payload: { amount: 1500, pin: PIN } });
+    const c = await other.request({
+      method: 'POST',
+      url: `/api/withdraw-money/${noBank.id}`,
+      payload: { amount: 1500, pin: PIN },
+    });
     expect(c.statusCode).toBe(403);
+  });
+});
+
+describe('Paystack transfer webhooks', () => {
+  it('a transfer.success delivered five times at once marks the withdrawal paid once', async () => {
+    const paystack = await createTestApp({
+      PAYMENT_PROVIDER: 'paystack',
+      PAYSTACK_SECRET_KEY: 'sk_test_withdrawals',
+    });
+    try {
+      const business = await fundedBusiness(500_000n);
+      const res = await business.request({
+        method: 'POST',
+        url: '/api/v1/withdrawals',
+        payload: { amount: 100_000, pin: PIN },
+      });
+      const { id, reference } = res.json() as { id: string; reference: string };
+      const raw = JSON.stringify({
+        event: 'transfer.success',
+        data: { reference, amount: 100000, status: 'success' },
+      });
+      const signature = createHmac('sha512', 'sk_test_withdrawals').update(raw).digest('hex');
+      const deliveries = await Promise.all(
+        Array.from({ length: 5 }, () =>
+          paystack.app.inject({
+            method: 'POST',
+            url: '/api/v1/payments/paystack/webhook',
+            headers: { 'content-type': 'application/json', 'x-paystack-signature': signature },
+            payload: raw,
+          }),
+        ),
+      );
+      expect(deliveries.map((d) => d.statusCode)).toEqual([200, 200, 200, 200, 200]);
+      expect(
+        (await business.request({ method: 'GET', url: `/api/v1/withdrawals/${id}` })).json().status,
+      ).toBe('paid');
+      const settled = await t.database.db.execute(
+        sql`SELECT count(*)::int AS n FROM journal_entries WHERE reference = ${`withdrawal:${id}:settled`}`,
+      );
+      expect(settled.rows[0]).toEqual({ n: 1 });
+      const bad = await paystack.app.inject({
+        method: 'POST',
+        url: '/api/v1/payments/paystack/webhook',
+        headers: { 'content-type': 'application/json', 'x-paystack-signature': 'forged' },
+        payload: raw,
+      });
+      expect(bad.statusCode).toBe(401);
+    } finally {
+      await paystack.close();
+    }
   });
 });
