@@ -17,7 +17,9 @@ const BARE_PORT = 3321;
 export async function benchCatalogue(): Promise<Record<string, string>> {
   const dataDir = path.resolve('data/bench-catalogue');
   rmSync(dataDir, { recursive: true, force: true });
-  const embedded = process.env.DATABASE_URL ? undefined : await startEmbeddedPostgres({ dataDir, database: 'bench' });
+  const embedded = process.env.DATABASE_URL
+    ? undefined
+    : await startEmbeddedPostgres({ dataDir, database: 'bench' });
   const url = process.env.DATABASE_URL ?? embedded!.url;
   const database = connectDatabase(url, { max: 2 });
   await runMigrations(database.db);

@@ -9,7 +9,10 @@ export interface LoadResult {
   non2xx: number;
 }
 
-export async function load(url: string, options: { connections?: number; seconds?: number } = {}): Promise<LoadResult> {
+export async function load(
+  url: string,
+  options: { connections?: number; seconds?: number } = {},
+): Promise<LoadResult> {
   const result = await autocannon({
     url,
     connections: options.connections ?? 32,

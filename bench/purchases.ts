@@ -44,8 +44,12 @@ async function fillLedger(url: string, entries: number): Promise<void> {
     // Bulk history: the integrity triggers run per row, so they are paused for this load only (it balances).
     await client.query('ALTER TABLE postings DISABLE TRIGGER USER');
     await client.query('ALTER TABLE journal_entries DISABLE TRIGGER USER');
-    await client.query(`INSERT INTO ledger_accounts (kind, currency) VALUES ('payment_clearing', 'NGN') ON CONFLICT DO NOTHING`);
-    await client.query(`INSERT INTO ledger_accounts (kind, currency) VALUES ('platform_revenue', 'NGN') ON CONFLICT DO NOTHING`);
+    await client.query(
+      `INSERT INTO ledger_accounts (kind, currency) VALUES ('payment_clearing', 'NGN') ON CONFLICT DO NOTHING`,
+    );
+    await client.query(
+      `INSERT INTO ledger_accounts (kind, currency) VALUES ('platform_revenue', 'NGN') ON CONFLICT DO NOTHING`,
+    );
     await client.query(`
       WITH e AS (
         INSERT INTO journal_entries (kind, reference)
@@ -63,18 +67,43 @@ async function fillLedger(url: string, entries: number): Promise<void> {
   }
 }
 
-async function measurePurchases(base: string): Promise<{ perSecond: number; p99: number; errors: number; completed: number }> {
+async function measurePurchases(
+  base: string,
+): Promise<{ perSecond: number; p99: number; errors: number; completed: number }> {
   // One business with a card, and 32 signed-in buyers.
-  const biz = { name: `Bench Shop ${randomUUID().slice(0, 8)}`, email: `shop-${randomUUID()}@example.test`, phoneNumber: '08031234567', password: 'bench-password', confirmPassword: 'bench-password' };
+  const biz = {
+    name: `Bench Shop ${randomUUID().slice(0, 8)}`,
+    email: `shop-${randomUUID()}@example.test`,
+    phoneNumber: '08031234567',
+    password: 'bench-password',
+    confirmPassword: 'bench-password',
+  };
   await json(`${base}/api/v1/businesses`, { method: 'POST', body: JSON.stringify(biz) });
-  const bizLogin = await json(`${base}/api/v1/auth/login`, { method: 'POST', body: JSON.stringify({ email: biz.email, password: biz.password }) });
-  const card = await json(`${base}/api/v1/gift-cards`, { method: 'POST', cookie: cookieOf(bizLogin.res), body: JSON.stringify({ amount: 500000, colour: '#4f46e5' }) });
+  const bizLogin = await json(`${base}/api/v1/auth/login`, {
+    method: 'POST',
+    body: JSON.stringify({ email: biz.email, password: biz.password }),
+  });
+  const card = await json(`${base}/api/v1/gift-cards`, {
+    method: 'POST',
+    cookie: cookieOf(bizLogin.res),
+    body: JSON.stringify({ amount: 500000, colour: '#4f46e5' }),
+  });
   const cardId = card.body.id as string;
   const buyers: string[] = [];
   for (let i = 0; i < BUYERS; i += 1) {
-    const user = { name: `Buyer ${i}`, username: `b${randomUUID().replace(/-/g, '').slice(0, 20)}`, email: `buyer-${randomUUID()}@example.test`, phoneNumber: '08031234567', password: 'bench-password', confirmPassword: 'bench-password' };
+    const user = {
+      name: `Buyer ${i}`,
+      username: `b${randomUUID().replace(/-/g, '').slice(0, 20)}`,
+      email: `buyer-${randomUUID()}@example.test`,
+      phoneNumber: '08031234567',
+      password: 'bench-password',
+      confirmPassword: 'bench-password',
+    };
     await json(`${base}/api/v1/users`, { method: 'POST', body: JSON.stringify(user) });
-    const login = await json(`${base}/api/v1/auth/login`, { method: 'POST', body: JSON.stringify({ email: user.email, password: user.password }) });
+    const login = await json(`${base}/api/v1/auth/login`, {
+      method: 'POST',
+      body: JSON.stringify({ email: user.email, password: user.password }),
+    });
     buyers.push(cookieOf(login.res));
   }
 
@@ -91,13 +120,22 @@ async function measurePurchases(base: string): Promise<{ perSecond: number; p99:
           headers: { 'idempotency-key': randomUUID() },
           body: JSON.stringify({ giftCardId: cardId }),
         });
-        const raw = JSON.stringify({ event: 'payment.succeeded', data: { reference: order.body.reference, amount: '500000', currency: 'NGN' } });
+        const raw = JSON.stringify({
+          event: 'payment.succeeded',
+          data: { reference: order.body.reference, amount: '500000', currency: 'NGN' },
+        });
         const confirmed = await fetch(`${base}/api/v1/payments/sandbox/webhook`, {
           method: 'POST',
-          headers: { 'content-type': 'application/json', 'x-sandbox-signature': createHmac('sha256', sandboxSecret).update(raw).digest('hex') },
+          headers: {
+            'content-type': 'application/json',
+            'x-sandbox-signature': createHmac('sha256', sandboxSecret).update(raw).digest('hex'),
+          },
           body: raw,
         });
-        const ok = order.status === 201 && confirmed.status === 200 && ((await confirmed.json()) as { result: string }).result === 'issued';
+        const ok =
+          order.status === 201 &&
+          confirmed.status === 200 &&
+          ((await confirmed.json()) as { result: string }).result === 'issued';
         if (ok) latencies.push(performance.now() - started);
         else errors += 1;
       }
@@ -112,17 +150,27 @@ async function measurePurchases(base: string): Promise<{ perSecond: number; p99:
   };
 }
 
-function pgbenchTps(url: string): string {
+export function pgbenchTps(url: string): string {
   try {
     const u = new URL(url);
     const env = { ...process.env, PGPASSWORD: decodeURIComponent(u.password) };
     const args = ['-h', u.hostname, '-p', u.port, '-U', u.username];
     const admin = new URL(url);
     admin.pathname = '/postgres';
-    execFileSync('psql', [...args, '-d', 'postgres', '-qc', 'DROP DATABASE IF EXISTS pgbench_ceiling'], { env, stdio: 'ignore' });
-    execFileSync('psql', [...args, '-d', 'postgres', '-qc', 'CREATE DATABASE pgbench_ceiling'], { env, stdio: 'ignore' });
+    execFileSync('psql', [...args, '-d', 'postgres', '-qc', 'DROP DATABASE IF EXISTS pgbench_ceiling'], {
+      env,
+      stdio: 'ignore',
+    });
+    execFileSync('psql', [...args, '-d', 'postgres', '-qc', 'CREATE DATABASE pgbench_ceiling'], {
+      env,
+      stdio: 'ignore',
+    });
     execFileSync('pgbench', [...args, '-i', '-s', '10', '-q', 'pgbench_ceiling'], { env, stdio: 'ignore' });
-    const out = execFileSync('pgbench', [...args, '-c', '32', '-j', '2', '-T', String(SECONDS), 'pgbench_ceiling'], { env }).toString();
+    const out = execFileSync(
+      'pgbench',
+      [...args, '-c', '32', '-j', '2', '-T', String(SECONDS), 'pgbench_ceiling'],
+      { env },
+    ).toString();
     return /tps = ([\d.]+)/.exec(out)?.[1] ?? 'unknown';
   } catch (error) {
     return `not measured (${error instanceof Error ? error.message.split('\n')[0] : 'pgbench failed'})`;
@@ -161,7 +209,8 @@ export async function benchPurchases(): Promise<Record<string, string>> {
         const tps = pgbenchTps(embedded.url);
         results['pgbench TPC-B -c 32 on the same PostgreSQL: tps'] = tps;
         const numeric = Number(tps);
-        if (Number.isFinite(numeric)) results['ratio (purchases/s ÷ pgbench tps)'] = `${((run.perSecond / numeric) * 100).toFixed(0)} %`;
+        if (Number.isFinite(numeric))
+          results['ratio (purchases/s ÷ pgbench tps)'] = `${((run.perSecond / numeric) * 100).toFixed(0)} %`;
       }
     } finally {
       await stopProcess(app);

@@ -2,6 +2,7 @@ import { execSync } from 'node:child_process';
 import { benchCatalogue } from './catalogue';
 import { benchPurchases } from './purchases';
 import { benchStartup } from './startup';
+import { benchWithdrawals } from './withdrawals';
 
 /**
  * `npm run bench`: speed targets are measured here, never in timed tests. Each benchmark prints a table.
@@ -13,6 +14,7 @@ const benches: [string, () => Promise<Record<string, string>>][] = [
   ['Start-up', benchStartup],
   ['Catalogue', benchCatalogue],
   ['Purchases', benchPurchases],
+  ['Withdrawals', benchWithdrawals],
 ];
 const only = process.argv[2];
 for (const [name, run] of benches) {
