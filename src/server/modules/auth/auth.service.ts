@@ -14,6 +14,7 @@ import {
   type AccountRow,
 } from '../accounts/accounts.repository';
 import { openWallet } from '../ledger/ledger.service';
+import { notify } from '../notifications/notifications.repository';
 import { findLiveSessionByTokenHash, insertSession, revokeSession } from './sessions.repository';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -47,6 +48,9 @@ export async function registerBusiness(deps: AuthDeps, input: RegisterBusiness):
         passwordHash,
       });
       await openWallet(tx, account.id, deps.config.CURRENCY);
+      await notify(tx, [
+        welcome(account.id, 'Design your first gift card and start selling.', '/dashboard/giftcard'),
+      ]);
       return account;
     }),
   );
@@ -56,15 +60,32 @@ export async function registerUser(deps: AuthDeps, input: RegisterUser): Promise
   await assertUnique(deps, { email: input.email, username: input.username });
   const passwordHash = await hashPassword(input.password);
   return withUniqueViolationsExplained(() =>
-    insertAccount(deps.db, {
-      role: 'user',
-      name: input.name,
-      username: input.username,
-      email: input.email,
-      phone: input.phoneNumber,
-      passwordHash,
+    deps.db.transaction(async (tx) => {
+      const account = await insertAccount(tx, {
+        role: 'user',
+        name: input.name,
+        username: input.username,
+        email: input.email,
+        phone: input.phoneNumber,
+        passwordHash,
+      });
+      await notify(tx, [
+        welcome(account.id, 'Browse gift cards from every business on Giftmart.', '/user-dashboard'),
+      ]);
+      return account;
     }),
   );
+}
+
+/** The seed's welcome message, as every new account's first notification. */
+function welcome(accountId: string, body: string, link: string) {
+  return {
+    accountId,
+    kind: 'welcome' as const,
+    title: 'Welcome, we are happy to have you onboard',
+    body,
+    link,
+  };
 }
 
 const takenMessages = {
