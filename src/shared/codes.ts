@@ -41,7 +41,9 @@ export function parseCode(input: string): ParsedCode {
     return { ok: false, reason: 'format' };
   }
   const body = compact.slice(0, CODE_BODY_LENGTH);
-  return checkCharacter(body) === compact[CODE_BODY_LENGTH] ? { ok: true, body } : { ok: false, reason: 'check' };
+  return checkCharacter(body) === compact[CODE_BODY_LENGTH]
+    ? { ok: true, body }
+    : { ok: false, reason: 'check' };
 }
 
 export function lastFour(body: string): string {

@@ -48,9 +48,14 @@ test.describe('a business sells gift cards', () => {
     await expect(list.getByRole('listitem').nth(2)).toContainText('₦5,000.00');
     await expect(list.getByText(/^[A-Z0-9]{3}-[0-9A-Z]{4}-[0-9A-Z]{4}$/)).toHaveCount(3);
 
-    await list.getByRole('button', { name: /^Stop selling/ }).first().click();
+    await list
+      .getByRole('button', { name: /^Stop selling/ })
+      .first()
+      .click();
     await expect(list.getByText('Stopped')).toHaveCount(1);
-    const catalogue = await page.request.get(`/api/v1/gift-cards?businessId=${(await page.request.get('/api/v1/auth/session').then((r) => r.json())).account.id}`);
+    const catalogue = await page.request.get(
+      `/api/v1/gift-cards?businessId=${(await page.request.get('/api/v1/auth/session').then((r) => r.json())).account.id}`,
+    );
     expect((await catalogue.json()).items).toHaveLength(2);
     await expectNoSeriousA11yViolations(page);
   });
@@ -69,7 +74,10 @@ test.describe('a business sells gift cards', () => {
     await logInViaForm(page, 'business', input.email);
     const origin = new URL(page.url()).origin;
     for (const colour of ['#ffffff', '#fefce8', '#000000', '#0b1020']) {
-      const res = await page.request.post('/api/v1/gift-cards', { data: { amount: 100000, colour }, headers: { origin } });
+      const res = await page.request.post('/api/v1/gift-cards', {
+        data: { amount: 100000, colour },
+        headers: { origin },
+      });
       expect(res.status()).toBe(201);
     }
     await page.goto('/dashboard/giftcard?tab=list');
@@ -90,17 +98,26 @@ test.describe('a business sells gift cards', () => {
 });
 
 test.describe('the business logo', () => {
-  test('a PNG logo shows on the form, the tiles and the Account page; a refused file keeps it', async ({ page }) => {
+  test('a PNG logo shows on the form, the tiles and the Account page; a refused file keeps it', async ({
+    page,
+  }) => {
     const input = await registerViaApi(page, 'business');
     await logInViaForm(page, 'business', input.email);
     const origin = new URL(page.url()).origin;
-    await page.request.post('/api/v1/gift-cards', { data: { amount: 500000, colour: '#4f46e5' }, headers: { origin } });
+    await page.request.post('/api/v1/gift-cards', {
+      data: { amount: 500000, colour: '#4f46e5' },
+      headers: { origin },
+    });
 
     await page.goto('/dashboard/account');
     await expect(page.getByRole('img', { name: 'No logo yet' })).toBeVisible();
     await expect(page.getByRole('button', { name: 'Update company logo' })).toBeDisabled();
-    const png = await sharp({ create: { width: 120, height: 120, channels: 3, background: '#e11d48' } }).png().toBuffer();
-    await page.getByLabel(/Company logo/).setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: png });
+    const png = await sharp({ create: { width: 120, height: 120, channels: 3, background: '#e11d48' } })
+      .png()
+      .toBuffer();
+    await page
+      .getByLabel(/Company logo/)
+      .setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: png });
     await expect(page.getByRole('img', { name: 'Preview of the chosen logo' })).toBeVisible();
     await page.getByRole('button', { name: 'Update company logo' }).click();
     const dialog = page.getByRole('dialog');
@@ -110,7 +127,9 @@ test.describe('the business logo', () => {
     await expect(logo).toHaveAttribute('src', /^\/uploads\/[0-9a-f-]{36}\.png$/);
     const src = await logo.getAttribute('src');
 
-    await page.getByLabel(/Company logo/).setInputFiles({ name: 'notes.png', mimeType: 'image/png', buffer: Buffer.from('just some text') });
+    await page
+      .getByLabel(/Company logo/)
+      .setInputFiles({ name: 'notes.png', mimeType: 'image/png', buffer: Buffer.from('just some text') });
     await page.getByRole('button', { name: 'Update company logo' }).click();
     await expect(page.getByRole('dialog')).toContainText('The logo must be a PNG, JPEG or WebP image.');
     await page.getByRole('dialog').getByRole('button', { name: 'OK' }).click();
@@ -120,6 +139,8 @@ test.describe('the business logo', () => {
     await page.goto('/dashboard/giftcard');
     await expect(page.getByRole('img', { name: `${input.name} logo` })).toHaveAttribute('src', src!);
     await page.goto('/dashboard/giftcard?tab=list');
-    await expect(page.getByRole('list', { name: 'Your gift cards' }).locator(`img[src="${src}"]`)).toHaveCount(1);
+    await expect(
+      page.getByRole('list', { name: 'Your gift cards' }).locator(`img[src="${src}"]`),
+    ).toHaveCount(1);
   });
 });

@@ -58,7 +58,10 @@ test.describe('transaction PIN', () => {
     // The other two security rows are still to come.
     await expect(page.getByText('Coming soon')).toHaveCount(2);
 
-    await page.getByRole('navigation', { name: 'Business dashboard' }).getByRole('link', { name: 'Home' }).click();
+    await page
+      .getByRole('navigation', { name: 'Business dashboard' })
+      .getByRole('link', { name: 'Home' })
+      .click();
     await expect(pendingItem(page)).toContainText('DONE');
     await expect(page.getByRole('link', { name: /Add default bank/ })).toContainText('PENDING');
   });
@@ -74,7 +77,10 @@ test.describe('transaction PIN', () => {
     });
     expect(created.status(), await created.text()).toBe(201);
 
-    await page.getByRole('navigation', { name: 'Business dashboard' }).getByRole('link', { name: 'Account' }).click();
+    await page
+      .getByRole('navigation', { name: 'Business dashboard' })
+      .getByRole('link', { name: 'Account' })
+      .click();
     await page.getByRole('tab', { name: 'Security' }).click();
     await page.getByRole('button', { name: /Change Transaction PIN/ }).click();
     const form = page.getByRole('dialog', { name: 'Change transaction PIN' });
@@ -86,7 +92,9 @@ test.describe('transaction PIN', () => {
     await form.getByLabel('New PIN').fill('1357');
     await form.getByLabel('Confirm PIN').fill('1357');
     await form.getByRole('button', { name: 'Change PIN' }).click();
-    await expect(form.getByText('Wrong PIN. 4 tries left before withdrawals lock for 15 minutes.')).toBeVisible();
+    await expect(
+      form.getByText('Wrong PIN. 4 tries left before withdrawals lock for 15 minutes.'),
+    ).toBeVisible();
 
     // A weak new PIN.
     await form.getByLabel('Current PIN').fill('2580');

@@ -7,17 +7,26 @@ async function businessWithSales(baseURL: string) {
   const business = businessInput();
   const api = await playwrightRequest.newContext({ baseURL, extraHTTPHeaders: { origin: baseURL } });
   expect((await api.post('/api/v1/businesses', { data: business })).status()).toBe(201);
-  await api.post('/api/v1/auth/login', { data: { email: business.email, password: DEFAULT_PASSWORD, role: 'business' } });
-  const card = await (await api.post('/api/v1/gift-cards', { data: { amount: 2_000_000, colour: '#0f766e' } })).json();
+  await api.post('/api/v1/auth/login', {
+    data: { email: business.email, password: DEFAULT_PASSWORD, role: 'business' },
+  });
+  const card = await (
+    await api.post('/api/v1/gift-cards', { data: { amount: 2_000_000, colour: '#0f766e' } })
+  ).json();
   await api.delete('/api/v1/auth/session');
 
   const user = userInput();
   expect((await api.post('/api/v1/users', { data: user })).status()).toBe(201);
   await api.post('/api/v1/auth/login', { data: { email: user.email, password: DEFAULT_PASSWORD } });
   const order = await (await api.post('/api/v1/orders', { data: { giftCardId: card.id } })).json();
-  await api.post(order.checkoutUrl, { form: { cardNumber: '4084084084084081', action: 'pay' }, maxRedirects: 0 });
+  await api.post(order.checkoutUrl, {
+    form: { cardNumber: '4084084084084081', action: 'pay' },
+    maxRedirects: 0,
+  });
   await expect
-    .poll(async () => (await (await api.get(`/api/v1/orders/${order.id}`)).json()).status, { timeout: 15_000 })
+    .poll(async () => (await (await api.get(`/api/v1/orders/${order.id}`)).json()).status, {
+      timeout: 15_000,
+    })
     .toBe('paid');
   await api.dispose();
   return business;
@@ -47,7 +56,9 @@ test('a business with sales sets a PIN, adds a bank account, withdraws and sees 
   await add.getByRole('button', { name: 'Verify account' }).click();
   await expect(add.getByRole('status')).toContainText('Is this your account?');
   await add.getByRole('button', { name: 'Save bank account' }).click();
-  await expect(page.getByRole('region', { name: 'Default Bank Account' })).toContainText('Guaranty Trust Bank');
+  await expect(page.getByRole('region', { name: 'Default Bank Account' })).toContainText(
+    'Guaranty Trust Bank',
+  );
 
   await page.getByRole('button', { name: 'Show balance' }).click();
   await expect(page.getByText('₦20,000.00', { exact: true }).first()).toBeVisible();
@@ -67,7 +78,9 @@ test('a business with sales sets a PIN, adds a bank account, withdraws and sees 
 
   await withdraw.getByLabel('Transaction PIN').fill('2580');
   await withdraw.getByRole('button', { name: 'Process Payment' }).click();
-  await expect(page.getByRole('dialog').filter({ hasText: 'Withdrawal of ₦5,000.00 requested' })).toBeVisible();
+  await expect(
+    page.getByRole('dialog').filter({ hasText: 'Withdrawal of ₦5,000.00 requested' }),
+  ).toBeVisible();
   await page.getByRole('dialog').filter({ hasText: 'requested' }).getByRole('button', { name: 'OK' }).click();
   await expect(page.getByText('₦15,000.00', { exact: true }).first()).toBeVisible();
 

@@ -59,7 +59,9 @@ export type NubanCheck = 'ok' | 'format' | 'check-digit';
 export function checkNuban(bankCode: string, accountNumber: string): NubanCheck {
   if (!/^\d{10}$/.test(accountNumber)) return 'format';
   if (!/^\d{3}$/.test(bankCode)) return 'ok';
-  return nubanCheckDigit(bankCode, accountNumber.slice(0, 9)) === Number(accountNumber[9]) ? 'ok' : 'check-digit';
+  return nubanCheckDigit(bankCode, accountNumber.slice(0, 9)) === Number(accountNumber[9])
+    ? 'ok'
+    : 'check-digit';
 }
 
 /** A valid NUBAN for a bank and serial (used for documented sandbox test accounts and in tests). */

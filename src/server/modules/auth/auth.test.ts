@@ -1086,7 +1086,11 @@ describe('GET /api/v1/wallet', () => {
     const { cookie } = await loginCookie(input.email);
     const res = await t.app.inject({ method: 'GET', url: '/api/v1/wallet', headers: { cookie } });
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json()).toEqual({ balance: { amount: 0, currency: 'NGN' }, pinSet: false, defaultBankAccount: null });
+    expect(res.json()).toEqual({
+      balance: { amount: 0, currency: 'NGN' },
+      pinSet: false,
+      defaultBankAccount: null,
+    });
   });
 
   it('answers a business signed in with a Bearer token', async () => {
@@ -1098,7 +1102,11 @@ describe('GET /api/v1/wallet', () => {
       headers: { authorization: `Bearer ${token}` },
     });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ balance: { amount: 0, currency: 'NGN' }, pinSet: false, defaultBankAccount: null });
+    expect(res.json()).toEqual({
+      balance: { amount: 0, currency: 'NGN' },
+      pinSet: false,
+      defaultBankAccount: null,
+    });
   });
 
   it('refuses a user with 403', async () => {

@@ -50,15 +50,13 @@ export async function postEntry(
     .insert(journalEntries)
     .values({ kind: entry.kind, reference: entry.reference })
     .returning({ id: journalEntries.id });
-  await tx
-    .insert(postings)
-    .values(
-      lines.map((p) => ({
-        entryId: created!.id,
-        ledgerAccountId: p.ledgerAccountId,
-        amount: p.amount,
-        currency: entry.currency,
-      })),
-    );
+  await tx.insert(postings).values(
+    lines.map((p) => ({
+      entryId: created!.id,
+      ledgerAccountId: p.ledgerAccountId,
+      amount: p.amount,
+      currency: entry.currency,
+    })),
+  );
   return created!.id;
 }

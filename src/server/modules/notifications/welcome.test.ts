@@ -15,7 +15,9 @@ describe('the welcome notification', () => {
       const rows = await t.database.db.execute<{ kind: string; title: string; read_at: string | null }>(
         sql`SELECT kind, title, read_at FROM notifications WHERE account_id = ${account.id}`,
       );
-      expect(rows.rows).toEqual([{ kind: 'welcome', title: 'Welcome, we are happy to have you onboard', read_at: null }]);
+      expect(rows.rows).toEqual([
+        { kind: 'welcome', title: 'Welcome, we are happy to have you onboard', read_at: null },
+      ]);
     }
   });
 });

@@ -1,7 +1,12 @@
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_PASSWORD } from '../../../../tests/fixtures/factories';
-import { createTestApp, registerAndLogin, sameOrigin, type TestApp } from '../../../../tests/fixtures/test-app';
+import {
+  createTestApp,
+  registerAndLogin,
+  sameOrigin,
+  type TestApp,
+} from '../../../../tests/fixtures/test-app';
 import { pinMessages } from '../../../shared/wallet/pin';
 import { assertPin } from './pin.service';
 
@@ -49,7 +54,9 @@ async function storedRow(accountId: string) {
     pin_hash: string;
     failed_attempts: number;
     locked_until: Date | null;
-  }>('SELECT pin_hash, failed_attempts, locked_until FROM transaction_pins WHERE account_id = $1', [accountId]);
+  }>('SELECT pin_hash, failed_attempts, locked_until FROM transaction_pins WHERE account_id = $1', [
+    accountId,
+  ]);
   return rows[0];
 }
 
@@ -72,7 +79,9 @@ describe('POST /api/v1/wallet/pin', () => {
     const b = await business();
     const before = await status(b.request);
     expect(before.json()).toEqual({ set: false, lockedUntil: null, attemptsLeft: 5 });
-    expect((await b.request({ method: 'GET', url: '/api/v1/wallet' })).json()).toMatchObject({ pinSet: false });
+    expect((await b.request({ method: 'GET', url: '/api/v1/wallet' })).json()).toMatchObject({
+      pinSet: false,
+    });
 
     const res = await createPin(b.request, '2580');
     expect(res.statusCode, res.body).toBe(201);
@@ -83,7 +92,9 @@ describe('POST /api/v1/wallet/pin', () => {
     expect(row?.pin_hash).toMatch(/^\$argon2id\$/);
     expect(row?.pin_hash).not.toContain('2580');
     expect((await status(b.request)).json()).toEqual({ set: true, lockedUntil: null, attemptsLeft: 5 });
-    expect((await b.request({ method: 'GET', url: '/api/v1/wallet' })).json()).toMatchObject({ pinSet: true });
+    expect((await b.request({ method: 'GET', url: '/api/v1/wallet' })).json()).toMatchObject({
+      pinSet: true,
+    });
     await expect(assertPin(t.database.db, b.account.id, '2580')).resolves.toBeUndefined();
   });
 
@@ -138,7 +149,9 @@ describe('POST /api/v1/wallet/pin', () => {
         method,
         url: '/api/v1/wallet/pin',
         headers: sameOrigin,
-        ...(method === 'GET' ? {} : { payload: { pin: '2580', confirmPin: '2580', newPin: '2580', currentPin: '1357' } }),
+        ...(method === 'GET'
+          ? {}
+          : { payload: { pin: '2580', confirmPin: '2580', newPin: '2580', currentPin: '1357' } }),
       });
       expect(res.statusCode, `${method} ${res.body}`).toBe(401);
       expect(res.json()).toMatchObject({ code: 'UNAUTHENTICATED' });
@@ -166,12 +179,18 @@ describe('PUT /api/v1/wallet/pin', () => {
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toEqual({ set: true, lockedUntil: null, attemptsLeft: 5 });
     await expect(assertPin(t.database.db, b.account.id, '1357')).resolves.toBeUndefined();
-    await expect(assertPin(t.database.db, b.account.id, '2580')).rejects.toMatchObject({ code: 'PIN_INCORRECT' });
+    await expect(assertPin(t.database.db, b.account.id, '2580')).rejects.toMatchObject({
+      code: 'PIN_INCORRECT',
+    });
   });
 
   it('changes the PIN with the account password', async () => {
     const b = await businessWithPin('2580');
-    const res = await changePin(b.request, { password: DEFAULT_PASSWORD, newPin: '1357', confirmPin: '1357' });
+    const res = await changePin(b.request, {
+      password: DEFAULT_PASSWORD,
+      newPin: '1357',
+      confirmPin: '1357',
+    });
     expect(res.statusCode, res.body).toBe(200);
     await expect(assertPin(t.database.db, b.account.id, '1357')).resolves.toBeUndefined();
   });
@@ -190,7 +209,11 @@ describe('PUT /api/v1/wallet/pin', () => {
 
   it('a wrong password is 403 and changes nothing', async () => {
     const b = await businessWithPin('2580');
-    const res = await changePin(b.request, { password: 'not-my-password-1', newPin: '1357', confirmPin: '1357' });
+    const res = await changePin(b.request, {
+      password: 'not-my-password-1',
+      newPin: '1357',
+      confirmPin: '1357',
+    });
     expect(res.statusCode, res.body).toBe(403);
     expect(res.json()).toMatchObject({ code: 'FORBIDDEN', message: 'That password is not correct.' });
     await expect(assertPin(t.database.db, b.account.id, '2580')).resolves.toBeUndefined();
@@ -199,10 +222,18 @@ describe('PUT /api/v1/wallet/pin', () => {
   it('wrong passwords are rate limited after 5', async () => {
     const b = await businessWithPin('2580');
     for (let i = 0; i < 5; i += 1) {
-      const res = await changePin(b.request, { password: `wrong-${i}-pass`, newPin: '1357', confirmPin: '1357' });
+      const res = await changePin(b.request, {
+        password: `wrong-${i}-pass`,
+        newPin: '1357',
+        confirmPin: '1357',
+      });
       expect(res.statusCode, res.body).toBe(403);
     }
-    const res = await changePin(b.request, { password: DEFAULT_PASSWORD, newPin: '1357', confirmPin: '1357' });
+    const res = await changePin(b.request, {
+      password: DEFAULT_PASSWORD,
+      newPin: '1357',
+      confirmPin: '1357',
+    });
     expect(res.statusCode, res.body).toBe(429);
     expect(res.json()).toMatchObject({ code: 'RATE_LIMITED' });
   });
@@ -229,7 +260,11 @@ describe('PUT /api/v1/wallet/pin', () => {
 
   it('changing before a PIN exists is 400 PIN_REQUIRED', async () => {
     const b = await business();
-    const res = await changePin(b.request, { password: DEFAULT_PASSWORD, newPin: '1357', confirmPin: '1357' });
+    const res = await changePin(b.request, {
+      password: DEFAULT_PASSWORD,
+      newPin: '1357',
+      confirmPin: '1357',
+    });
     expect(res.statusCode, res.body).toBe(400);
     expect(res.json()).toMatchObject({ code: 'PIN_REQUIRED' });
   });
@@ -275,7 +310,10 @@ describe('assertPin and the lock-out', () => {
     // Changing with the current PIN is locked too, and answers 423 with Retry-After.
     const res = await changePin(b.request, { currentPin: '2580', newPin: '1357', confirmPin: '1357' });
     expect(res.statusCode, res.body).toBe(423);
-    expect(res.json()).toMatchObject({ code: 'PIN_LOCKED', details: { retryAfterSeconds: expect.any(Number) } });
+    expect(res.json()).toMatchObject({
+      code: 'PIN_LOCKED',
+      details: { retryAfterSeconds: expect.any(Number) },
+    });
     expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
   });
 
@@ -325,13 +363,19 @@ describe('assertPin and the lock-out', () => {
     expect(codes.filter((c) => c === 'PIN_INCORRECT')).toHaveLength(4);
     expect(codes.filter((c) => c === 'PIN_LOCKED')).toHaveLength(3);
     expect((await status(b.request)).json()).toMatchObject({ attemptsLeft: 0 });
-    await expect(assertPin(t.database.db, b.account.id, '2580')).rejects.toMatchObject({ code: 'PIN_LOCKED' });
+    await expect(assertPin(t.database.db, b.account.id, '2580')).rejects.toMatchObject({
+      code: 'PIN_LOCKED',
+    });
   });
 
   it('changing the PIN with the password lifts a lock', async () => {
     const b = await businessWithPin('2580');
     await wrongTries(b.account.id, 5);
-    const res = await changePin(b.request, { password: DEFAULT_PASSWORD, newPin: '1357', confirmPin: '1357' });
+    const res = await changePin(b.request, {
+      password: DEFAULT_PASSWORD,
+      newPin: '1357',
+      confirmPin: '1357',
+    });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toEqual({ set: true, lockedUntil: null, attemptsLeft: 5 });
     await expect(assertPin(t.database.db, b.account.id, '1357')).resolves.toBeUndefined();

@@ -5,15 +5,27 @@ import { bankAccounts, transactionPins } from '../../db/schema';
 export type BankAccountRow = typeof bankAccounts.$inferSelect;
 
 export async function hasPin(db: DbOrTx, accountId: string): Promise<boolean> {
-  const [row] = await db.select({ id: transactionPins.accountId }).from(transactionPins).where(eq(transactionPins.accountId, accountId));
+  const [row] = await db
+    .select({ id: transactionPins.accountId })
+    .from(transactionPins)
+    .where(eq(transactionPins.accountId, accountId));
   return Boolean(row);
 }
 
-export async function findDefaultBankAccount(db: DbOrTx, businessId: string): Promise<BankAccountRow | undefined> {
+export async function findDefaultBankAccount(
+  db: DbOrTx,
+  businessId: string,
+): Promise<BankAccountRow | undefined> {
   const [row] = await db
     .select()
     .from(bankAccounts)
-    .where(and(eq(bankAccounts.businessId, businessId), eq(bankAccounts.isDefault, true), isNull(bankAccounts.removedAt)));
+    .where(
+      and(
+        eq(bankAccounts.businessId, businessId),
+        eq(bankAccounts.isDefault, true),
+        isNull(bankAccounts.removedAt),
+      ),
+    );
   return row;
 }
 

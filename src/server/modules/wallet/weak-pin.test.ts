@@ -35,7 +35,11 @@ describe('the PIN form schemas', () => {
   });
   it('change: needs the current PIN or the password', () => {
     expect(changePinSchema.safeParse({ newPin: '2580', confirmPin: '2580' }).success).toBe(false);
-    expect(changePinSchema.safeParse({ newPin: '2580', confirmPin: '2580', currentPin: '1111' }).success).toBe(true);
-    expect(changePinSchema.safeParse({ newPin: '2580', confirmPin: '2580', password: 'secret-1' }).success).toBe(true);
+    expect(
+      changePinSchema.safeParse({ newPin: '2580', confirmPin: '2580', currentPin: '1111' }).success,
+    ).toBe(true);
+    expect(
+      changePinSchema.safeParse({ newPin: '2580', confirmPin: '2580', password: 'secret-1' }).success,
+    ).toBe(true);
   });
 });

@@ -11,7 +11,12 @@ const PROMO_GRADIENTS = ['from-amber-600 to-orange-700', 'from-emerald-700 to-te
 
 /** The set-up steps (seed §2 "Pending"): each links to where it is done and shows DONE once it is. */
 const pending = [
-  { key: 'pin', label: 'Set transaction pin', icon: icons.key, to: '/dashboard/account?tab=security&pin=create' },
+  {
+    key: 'pin',
+    label: 'Set transaction pin',
+    icon: icons.key,
+    to: '/dashboard/account?tab=security&pin=create',
+  },
   { key: 'bank', label: 'Add default bank', icon: icons.bank, to: '/dashboard/wallet?add-bank=1' },
 ] as const;
 

@@ -97,7 +97,13 @@ function withMismatch<T extends FieldValues>(schema: Parameters<typeof zodResolv
   };
 }
 
-export function CreatePinForm({ onDone, onCancel }: { onDone: (status: PinStatus) => void; onCancel: () => void }) {
+export function CreatePinForm({
+  onDone,
+  onCancel,
+}: {
+  onDone: (status: PinStatus) => void;
+  onCancel: () => void;
+}) {
   const [formError, setFormError] = useState<string | null>(null);
   const form = useForm<CreatePinInput>({
     resolver: withMismatch<CreatePinInput>(createPinSchema, 'pin') as never,
@@ -195,13 +201,11 @@ export function ChangePinForm({
   });
 
   return (
-    <form
-      onSubmit={onSubmit}
-      noValidate
-      className="flex flex-col gap-4"
-    >
+    <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4">
       {locked && status.lockedUntil ? (
-        <p className="rounded-lg bg-amber-50 px-3.5 py-2.5 text-sm text-amber-900">{lockText(status.lockedUntil)}</p>
+        <p className="rounded-lg bg-amber-50 px-3.5 py-2.5 text-sm text-amber-900">
+          {lockText(status.lockedUntil)}
+        </p>
       ) : null}
       <FormError message={formError} />
       {usePassword ? (

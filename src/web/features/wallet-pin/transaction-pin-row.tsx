@@ -59,7 +59,14 @@ export function TransactionPinRow({
             {status.data.lockedUntil ? 'Locked' : isSet ? 'Set' : 'Not set'}
           </span>
         ) : null}
-        <svg viewBox="0 0 24 24" aria-hidden="true" className="h-5 w-5 text-slate-400" fill="none" stroke="currentColor" strokeWidth={2}>
+        <svg
+          viewBox="0 0 24 24"
+          aria-hidden="true"
+          className="h-5 w-5 text-slate-400"
+          fill="none"
+          stroke="currentColor"
+          strokeWidth={2}
+        >
           <path strokeLinecap="round" strokeLinejoin="round" d="M9 6l6 6-6 6" />
         </svg>
       </button>

@@ -99,93 +99,96 @@ export function WithdrawDialog({ open, onClose }: { open: boolean; onClose: () =
       onClose={onClose}
       className="m-auto w-[min(28rem,calc(100vw-2rem))] rounded-2xl p-0 shadow-2xl backdrop:bg-slate-900/50"
     >
-      <form onSubmit={submit} noValidate className="flex flex-col gap-5 p-6">
-        <div>
-          <h2 id={titleId} className="text-xl font-bold text-slate-900">
-            Process Withdrawal
-          </h2>
-          <p className="text-sm text-slate-600">Withdraw funds from wallet</p>
-        </div>
-        <div className="rounded-xl bg-brand-50 px-4 py-3">
-          <p className="text-sm text-slate-700">Available balance</p>
-          <p className="text-2xl font-bold text-slate-900 tabular-nums">
-            {wallet.isPending ? 'Loading…' : formatMoney({ amount: available, currency })}
-          </p>
-        </div>
-        {wallet.data && !wallet.data.pinSet ? (
-          <p role="alert" className="rounded-lg bg-amber-50 p-3 text-sm text-amber-900">
-            Set your transaction PIN first:{' '}
-            <Link
-              className="font-semibold underline"
-              to="/dashboard/account?tab=security&pin=create"
-              onClick={onClose}
-            >
-              create it in Account → Security
-            </Link>
-            .
-          </p>
-        ) : null}
-        {banks.isSuccess && accounts.length === 0 ? (
-          <p role="alert" className="rounded-lg bg-amber-50 p-3 text-sm text-amber-900">
-            Add a bank account first:{' '}
-            <Link className="font-semibold underline" to="/dashboard/wallet?add-bank=1" onClick={onClose}>
-              Add New bank account
-            </Link>
-            .
-          </p>
-        ) : (
-          <div className="flex flex-col gap-1.5">
-            <label htmlFor={`${titleId}-bank`} className="text-sm font-medium text-slate-700">
-              Pay into
-            </label>
-            <select
-              id={`${titleId}-bank`}
-              value={chosen}
-              onChange={(event) => setBankAccountId(event.target.value)}
-              className="rounded-lg border border-slate-300 px-3 py-2.5 text-base"
-            >
-              {accounts.map((account) => (
-                <option key={account.id} value={account.id}>
-                  {account.bankName} •• {account.accountNumber.slice(-4)} — {account.accountName}
-                  {account.isDefault ? ' (default)' : ''}
-                </option>
-              ))}
-            </select>
+      {/* Rendered only while open: a closed dialog must not put the hidden balance in the page. */}
+      {open ? (
+        <form onSubmit={submit} noValidate className="flex flex-col gap-5 p-6">
+          <div>
+            <h2 id={titleId} className="text-xl font-bold text-slate-900">
+              Process Withdrawal
+            </h2>
+            <p className="text-sm text-slate-600">Withdraw funds from wallet</p>
           </div>
-        )}
-        <TextField
-          label="Amount"
-          inputMode="decimal"
-          placeholder="e.g. 5000"
-          value={amountText}
-          onChange={(event) => setAmountText(event.target.value)}
-          hint={`At least ${formatMoney({ amount: MIN_WITHDRAWAL_MINOR, currency })}.`}
-          error={errors.amount}
-        />
-        <TextField
-          label="Transaction PIN"
-          type="password"
-          inputMode="numeric"
-          autoComplete="off"
-          maxLength={4}
-          value={pin}
-          onChange={(event) => setPin(event.target.value.replace(/\D/g, ''))}
-          error={errors.pin}
-        />
-        {errors.form ? (
-          <p role="alert" className="text-sm text-red-700">
-            {errors.form}
-          </p>
-        ) : null}
-        <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
-          <Button variant="secondary" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" disabled={withdraw.isPending}>
-            {withdraw.isPending ? 'Processing…' : 'Process Payment'}
-          </Button>
-        </div>
-      </form>
+          <div className="rounded-xl bg-brand-50 px-4 py-3">
+            <p className="text-sm text-slate-700">Available balance</p>
+            <p className="text-2xl font-bold text-slate-900 tabular-nums">
+              {wallet.isPending ? 'Loading…' : formatMoney({ amount: available, currency })}
+            </p>
+          </div>
+          {wallet.data && !wallet.data.pinSet ? (
+            <p role="alert" className="rounded-lg bg-amber-50 p-3 text-sm text-amber-900">
+              Set your transaction PIN first:{' '}
+              <Link
+                className="font-semibold underline"
+                to="/dashboard/account?tab=security&pin=create"
+                onClick={onClose}
+              >
+                create it in Account → Security
+              </Link>
+              .
+            </p>
+          ) : null}
+          {banks.isSuccess && accounts.length === 0 ? (
+            <p role="alert" className="rounded-lg bg-amber-50 p-3 text-sm text-amber-900">
+              Add a bank account first:{' '}
+              <Link className="font-semibold underline" to="/dashboard/wallet?add-bank=1" onClick={onClose}>
+                Add New bank account
+              </Link>
+              .
+            </p>
+          ) : (
+            <div className="flex flex-col gap-1.5">
+              <label htmlFor={`${titleId}-bank`} className="text-sm font-medium text-slate-700">
+                Pay into
+              </label>
+              <select
+                id={`${titleId}-bank`}
+                value={chosen}
+                onChange={(event) => setBankAccountId(event.target.value)}
+                className="rounded-lg border border-slate-300 px-3 py-2.5 text-base"
+              >
+                {accounts.map((account) => (
+                  <option key={account.id} value={account.id}>
+                    {account.bankName} •• {account.accountNumber.slice(-4)} — {account.accountName}
+                    {account.isDefault ? ' (default)' : ''}
+                  </option>
+                ))}
+              </select>
+            </div>
+          )}
+          <TextField
+            label="Amount"
+            inputMode="decimal"
+            placeholder="e.g. 5000"
+            value={amountText}
+            onChange={(event) => setAmountText(event.target.value)}
+            hint={`At least ${formatMoney({ amount: MIN_WITHDRAWAL_MINOR, currency })}.`}
+            error={errors.amount}
+          />
+          <TextField
+            label="Transaction PIN"
+            type="password"
+            inputMode="numeric"
+            autoComplete="off"
+            maxLength={4}
+            value={pin}
+            onChange={(event) => setPin(event.target.value.replace(/\D/g, ''))}
+            error={errors.pin}
+          />
+          {errors.form ? (
+            <p role="alert" className="text-sm text-red-700">
+              {errors.form}
+            </p>
+          ) : null}
+          <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
+            <Button variant="secondary" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button type="submit" disabled={withdraw.isPending}>
+              {withdraw.isPending ? 'Processing…' : 'Process Payment'}
+            </Button>
+          </div>
+        </form>
+      ) : null}
     </dialog>
   );
 }
