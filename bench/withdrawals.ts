@@ -42,6 +42,7 @@ export async function benchWithdrawals(): Promise<Record<string, string>> {
   try {
     await waitForUrl(`${base}/api/health`);
     const client = new pg.Client({ connectionString: embedded.url });
+    client.on('error', () => undefined);
     await client.connect();
     const cookies: string[] = [];
     for (let i = 0; i < BUSINESSES; i += 1) {
@@ -82,8 +83,8 @@ export async function benchWithdrawals(): Promise<Record<string, string>> {
       );
       await client.query(
         `INSERT INTO postings (entry_id, ledger_account_id, amount, currency)
-         SELECT $1, id, -1000000000, 'NGN' FROM ledger_accounts WHERE kind = 'payment_clearing' AND owner_id IS NULL AND currency = 'NGN'
-         UNION ALL SELECT $1, id, 1000000000, 'NGN' FROM ledger_accounts WHERE kind = 'business_wallet' AND owner_id = $2`,
+         SELECT $1::uuid, id, -1000000000, 'NGN' FROM ledger_accounts WHERE kind = 'payment_clearing' AND owner_id IS NULL AND currency = 'NGN'
+         UNION ALL SELECT $1::uuid, id, 1000000000, 'NGN' FROM ledger_accounts WHERE kind = 'business_wallet' AND owner_id = $2::uuid`,
         [entry.rows[0].id, created.id],
       );
       await client.query('COMMIT');

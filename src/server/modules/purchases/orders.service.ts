@@ -242,7 +242,6 @@ export async function confirmPayment(deps: PurchaseDeps, event: PaymentEvent): P
       amount: order.amount,
       balanceAfter: order.amount,
     });
-    await incrementSoldCount(tx, order.giftCardId);
     await updateOrder(tx, order.id, { status: 'paid', paidAt: new Date(), failureReason: null });
 
     const business = await findAccountById(tx, order.businessId);
@@ -263,6 +262,8 @@ export async function confirmPayment(deps: PurchaseDeps, event: PaymentEvent): P
         link: '/dashboard/wallet',
       },
     ]);
+    // Last: the gift card's row is shared by every sale of that card, so its lock is held the shortest.
+    await incrementSoldCount(tx, order.giftCardId);
     return 'issued';
   });
 }
