@@ -17,7 +17,7 @@ beforeAll(async () => {
   writeFileSync(path.join(webRoot, 'index.html'), '<!doctype html><div id="root"></div>');
   writeFileSync(
     path.join(webRoot, 'assets', 'index-abc123.js'),
-    `console.log(${JSON.stringify('x'.repeat(5000))});`,
+    `window.giftmartTest = (${JSON.stringify('x'.repeat(5000))});`,
   );
   writeFileSync(path.join(webRoot, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
   database = connectDatabase(inject('databaseUrl'), { max: 2 });

@@ -1,10 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import net from 'node:net';
-import os from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import pg from 'pg';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { serverProcesses, sleep } from '../../../../tests/fixtures/server-process';
 import type { Order } from '../../../shared/purchases/schemas';
 import { businessInput, DEFAULT_PASSWORD, userInput } from '../../../../tests/fixtures/factories';
 import type { Config } from '../../env';
@@ -17,109 +14,11 @@ import { signSandbox } from '../payments/sandbox.provider';
  * ends with exactly one card, the wallet holds exactly what was sold, and every journal entry balances —
  * also after every confirmation is delivered once more.
  */
-const tsx = path.resolve('node_modules/.bin/tsx');
 const BUYERS = 30;
 const AMOUNT = 250_000;
 
-const dirs: string[] = [];
-const started: { child: ChildProcess; serverPid?: number }[] = [];
-
-afterAll(async () => {
-  for (const proc of started) {
-    for (const pid of [proc.serverPid, proc.child.pid]) {
-      if (pid && isAlive(pid)) process.kill(pid, 'SIGKILL');
-    }
-  }
-  // A PostgreSQL left running by a server this file killed: stop it before its folder goes.
-  for (const dir of dirs) {
-    const pid = postmasterPid(dir);
-    if (pid && isAlive(pid)) {
-      process.kill(pid, 'SIGINT');
-      for (let waited = 0; waited < 15_000 && isAlive(pid); waited += 100) await sleep(100);
-    }
-    rmSync(dir, { recursive: true, force: true });
-  }
-});
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function postmasterPid(dataDir: string): number | undefined {
-  const file = path.join(dataDir, 'pg', 'postmaster.pid');
-  if (!existsSync(file)) return undefined;
-  const pid = Number(readFileSync(file, 'utf8').split('\n')[0]);
-  return Number.isInteger(pid) && pid > 0 ? pid : undefined;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-/** The process tsx started to run the server (tsx runs the script in a child node process). */
-function childOf(parentPid: number): number | undefined {
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      if (ppid === parentPid) return Number(entry);
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return undefined;
-}
-
-function startServer(env: Record<string, string>) {
-  const child = spawn(tsx, ['src/server/server.ts'], {
-    env: { ...process.env, DATABASE_URL: '', LOG_LEVEL: 'warn', NODE_ENV: 'test', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const proc: { child: ChildProcess; serverPid?: number } = { child };
-  started.push(proc);
-  let output = '';
-  child.stdout!.on('data', (chunk) => (output += String(chunk)));
-  child.stderr!.on('data', (chunk) => (output += String(chunk)));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.once('exit', (code, signal) => resolve({ code, signal })),
-  );
-  return { proc, exited, output: () => output };
-}
-
-async function waitForHealth(port: number, output: () => string, timeoutMs = 60_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (Date.now() < until) {
-    try {
-      if ((await fetch(`http://127.0.0.1:${port}/api/health`)).ok) return;
-    } catch {
-      // not up yet
-    }
-    await sleep(100);
-  }
-  throw new Error(`server did not become healthy:\n${output()}`);
-}
-
-/** The embedded database of a data folder, as the server left it: its password and its current port. */
-async function connectEmbedded(dataDir: string): Promise<pg.Client> {
-  const password = readFileSync(path.join(dataDir, 'pg-password'), 'utf8').trim();
-  const port = Number(readFileSync(path.join(dataDir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[3]);
-  const client = new pg.Client({ host: '127.0.0.1', port, user: 'postgres', password, database: 'giftmart' });
-  await client.connect();
-  return client;
-}
+const { startServer, waitForHealth, connectEmbedded, childOf, freePort, isAlive, tempDataDir } =
+  serverProcesses();
 
 function api(port: number) {
   const base = `http://127.0.0.1:${port}`;
@@ -168,8 +67,7 @@ async function signUp(call: ReturnType<typeof api>, role: 'business' | 'user') {
 
 describe('a crash while payments are being confirmed', () => {
   it('SIGKILL during webhook delivery, restart: every paid order has one card and the money adds up', async () => {
-    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'giftmart-crash-test-'));
-    dirs.push(dataDir);
+    const dataDir = tempDataDir('giftmart-crash-test-');
     const port = await freePort();
     const env = { PORT: String(port), DATA_DIR: dataDir, SANDBOX_WEBHOOK_DELAY_MS: '0' };
     const call = api(port);
