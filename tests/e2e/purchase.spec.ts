@@ -113,4 +113,20 @@ test.describe('buying a gift card', () => {
     await expectNoSeriousA11yViolations(page);
     await page.screenshot({ path: 'test-results/catalogue-375.png', fullPage: true });
   });
+
+  test('an unknown card, order or purchased card says it was not found, with a way back', async ({
+    page,
+  }) => {
+    const user = await registerViaApi(page, 'user');
+    await logInViaForm(page, 'user', user.email);
+    const nobody = '00000000-0000-4000-8000-000000000000';
+    await page.goto(`/user-dashboard/card/${nobody}`);
+    await expect(page.getByText('We couldn’t find this gift card')).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Back to All Gift Cards' })).toBeVisible();
+    await page.goto(`/user-dashboard/orders/${nobody}`);
+    await expect(page.getByText('We couldn’t find this order')).toBeVisible();
+    await page.goto(`/user-dashboard/mycards/${nobody}`);
+    await expect(page.getByText('We couldn’t find this card in your account')).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Back to My Gift Cards' })).toBeVisible();
+  });
 });

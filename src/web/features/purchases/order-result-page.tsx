@@ -3,12 +3,12 @@ import { useEffect, useState, type ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
 import type { Order } from '../../../shared/purchases/schemas';
 import { formatMoney } from '../../../shared/money';
-import { EmptyState, Icon, icons, PageHeader } from '../../components/dashboard-shell';
+import { Icon, icons, PageHeader } from '../../components/dashboard-shell';
 import { Button, ButtonLink } from '../../components/ui/button';
-import { ApiError } from '../../lib/api';
 import { GiftCardTile } from '../gift-cards/gift-card-tile';
 import { getOrder, getPurchasedCard, purchaseKeys } from './api';
 import { LoadError } from './load-more';
+import { isNotFound, NotFoundPage } from './not-found';
 
 const POLL_EVERY_MS = 1000;
 /** How long to keep asking before saying the confirmation is taking longer than usual. */
@@ -56,23 +56,21 @@ export default function OrderResultPage() {
   }
 
   if (order.isError && !order.data) {
-    if (order.error instanceof ApiError && (order.error.status === 404 || order.error.status === 400)) {
+    if (isNotFound(order.error)) {
       return (
-        <>
-          <PageHeader title="Order not found" />
-          <EmptyState
-            icon={icons.inbox}
-            title="We couldn’t find this order"
-            text="The link may be incomplete, or the order belongs to another account. Your gift cards are in My Gift Cards."
-          >
-            <div className="flex flex-wrap justify-center gap-3">
-              <ButtonLink to="/user-dashboard/mycards">My Gift Cards</ButtonLink>
-              <ButtonLink to="/user-dashboard" variant="secondary">
-                All Gift Cards
-              </ButtonLink>
-            </div>
-          </EmptyState>
-        </>
+        <NotFoundPage
+          heading="Order not found"
+          icon={icons.inbox}
+          title="We couldn’t find this order"
+          text="The link may be incomplete, or the order belongs to another account. Your gift cards are in My Gift Cards."
+        >
+          <div className="flex flex-wrap justify-center gap-3">
+            <ButtonLink to="/user-dashboard/mycards">My Gift Cards</ButtonLink>
+            <ButtonLink to="/user-dashboard" variant="secondary">
+              All Gift Cards
+            </ButtonLink>
+          </div>
+        </NotFoundPage>
       );
     }
     return (

@@ -3,7 +3,7 @@ import { useEffect, useRef, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import type { PurchasedCardDetail } from '../../../shared/purchases/schemas';
 import { formatMoney } from '../../../shared/money';
-import { Avatar, EmptyState, Icon, icons, PageHeader } from '../../components/dashboard-shell';
+import { Avatar, Icon, icons, PageHeader } from '../../components/dashboard-shell';
 import { Button, ButtonLink, buttonClass } from '../../components/ui/button';
 import { showError } from '../../components/ui/dialogs';
 import { ApiError } from '../../lib/api';
@@ -11,6 +11,7 @@ import { getPurchasedCard, purchaseKeys, revealCode } from './api';
 import { activityLabels, formatDate, formatDateTime, formatSignedMoney, maskedCode } from './format';
 import { LargeTile } from './large-tile';
 import { LoadError } from './load-more';
+import { isNotFound, NotFoundPage } from './not-found';
 import { StatusBadge } from './status-badge';
 
 const COPIED_FOR_MS = 2000;
@@ -55,21 +56,19 @@ export default function PurchasedCardPage() {
   }
 
   if (card.isError) {
-    if (card.error instanceof ApiError && (card.error.status === 404 || card.error.status === 400)) {
+    if (isNotFound(card.error)) {
       return (
-        <>
-          <PageHeader title="Gift card not found" />
-          <EmptyState
-            icon={icons.cards}
-            title="We couldn’t find this card in your account"
-            text="The link may be incomplete, or the card belongs to someone else."
-          >
-            <ButtonLink to="/user-dashboard/mycards">
-              <Icon path={icons.arrowLeft} className="h-4 w-4" />
-              Back to My Gift Cards
-            </ButtonLink>
-          </EmptyState>
-        </>
+        <NotFoundPage
+          heading="Gift card not found"
+          icon={icons.cards}
+          title="We couldn’t find this card in your account"
+          text="The link may be incomplete, or the card belongs to someone else."
+        >
+          <ButtonLink to="/user-dashboard/mycards">
+            <Icon path={icons.arrowLeft} className="h-4 w-4" />
+            Back to My Gift Cards
+          </ButtonLink>
+        </NotFoundPage>
       );
     }
     return (

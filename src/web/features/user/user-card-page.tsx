@@ -2,13 +2,13 @@ import { useQuery, useQueryClient, type InfiniteData } from '@tanstack/react-que
 import { Link, useParams } from 'react-router';
 import type { GiftCard, GiftCardPage } from '../../../shared/gift-cards/schemas';
 import { formatMoney } from '../../../shared/money';
-import { Avatar, EmptyState, Icon, icons, PageHeader } from '../../components/dashboard-shell';
+import { Avatar, Icon, icons, PageHeader } from '../../components/dashboard-shell';
 import { Button, ButtonLink } from '../../components/ui/button';
-import { ApiError } from '../../lib/api';
 import { cardKeys } from '../gift-cards/api';
 import { getGiftCard } from '../purchases/api';
 import { LargeTile } from '../purchases/large-tile';
 import { LoadError } from '../purchases/load-more';
+import { isNotFound, NotFoundPage } from '../purchases/not-found';
 import { usePurchase } from '../purchases/use-purchase';
 
 function BackLink() {
@@ -61,23 +61,19 @@ export default function UserCardPage() {
   }
 
   if (card.isError) {
-    const notFound =
-      card.error instanceof ApiError && (card.error.status === 404 || card.error.status === 400);
-    if (notFound) {
+    if (isNotFound(card.error)) {
       return (
-        <>
-          <PageHeader title="Gift card not found" />
-          <EmptyState
-            icon={icons.gift}
-            title="We couldn’t find this gift card"
-            text="It may have been removed, or the link is incomplete. Browse the gift cards on sale instead."
-          >
-            <ButtonLink to="/user-dashboard">
-              <Icon path={icons.arrowLeft} className="h-4 w-4" />
-              Back to All Gift Cards
-            </ButtonLink>
-          </EmptyState>
-        </>
+        <NotFoundPage
+          heading="Gift card not found"
+          icon={icons.gift}
+          title="We couldn’t find this gift card"
+          text="It may have been removed, or the link is incomplete. Browse the gift cards on sale instead."
+        >
+          <ButtonLink to="/user-dashboard">
+            <Icon path={icons.arrowLeft} className="h-4 w-4" />
+            Back to All Gift Cards
+          </ButtonLink>
+        </NotFoundPage>
       );
     }
     return (
