@@ -1,7 +1,7 @@
 import { create } from 'zustand';
 import { createJSONStorage, persist } from 'zustand/middleware';
 import type { Account } from '../../shared/accounts/schemas';
-import type { GiftCard } from '../../shared/gift-cards/schemas';
+import type { GiftCard } from '../../shared/catalogue/schemas';
 import { PERSIST_KEY, PERSIST_VERSION } from './constants';
 
 /**

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { GiftCard } from '../../../shared/gift-cards/schemas';
+import type { GiftCard } from '../../../shared/catalogue/schemas';
 import {
   createTestApp,
   registerAndLogin,

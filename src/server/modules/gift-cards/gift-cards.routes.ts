@@ -8,7 +8,7 @@ import {
   giftCardPageSchema,
   giftCardSchema,
   minorAmountSchema,
-} from '../../../shared/gift-cards/schemas';
+} from '../../../shared/catalogue/schemas';
 import { requireBusinessSelf, requireSession } from '../../plugins/auth';
 import { toAccount } from '../accounts/accounts.mapper';
 import { acceptLogoUploads, logoUploadBody } from '../businesses/logo-upload';

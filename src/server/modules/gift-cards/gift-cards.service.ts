@@ -1,4 +1,4 @@
-import type { BusinessProfile, GiftCard, GiftCardPage } from '../../../shared/gift-cards/schemas';
+import type { BusinessProfile, GiftCard, GiftCardPage } from '../../../shared/catalogue/schemas';
 import type { Db } from '../../db/client';
 import type { Config } from '../../env';
 import { AppError, notFound } from '../../lib/app-error';

@@ -1,7 +1,7 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BusinessProfile, GiftCard, GiftCardPage } from '../../../shared/gift-cards/schemas';
+import type { BusinessProfile, GiftCard, GiftCardPage } from '../../../shared/catalogue/schemas';
 import { DEFAULT_PASSWORD, unique } from '../../../../tests/fixtures/factories';
 import { createTestApp, freshIp, registerAndLogin, type TestApp } from '../../../../tests/fixtures/test-app';
 

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { apiErrorSchema } from '../../../shared/errors';
-import { colourSchema, majorAmountSchema } from '../../../shared/gift-cards/schemas';
+import { colourSchema, majorAmountSchema } from '../../../shared/catalogue/schemas';
 import { notFound } from '../../lib/app-error';
 import { requireBusinessSelf } from '../../plugins/auth';
 import { findAccountById } from '../accounts/accounts.repository';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { GiftCard } from '../../../shared/gift-cards/schemas';
+import type { GiftCard } from '../../../shared/catalogue/schemas';
 import { toLegacyMajorUnits } from '../../../shared/money';
 import type { Db } from '../../db/client';
 import type { AccountRow } from '../accounts/accounts.repository';

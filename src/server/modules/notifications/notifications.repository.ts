@@ -1,8 +1,8 @@
+import type { NotificationKind } from '../../../shared/notifications/schemas';
 import type { DbOrTx } from '../../db/client';
 import { notifications } from '../../db/schema';
 
-export type NotificationKind =
-  'welcome' | 'card_bought' | 'card_sold' | 'card_received' | 'card_redeemed' | 'withdrawal_status';
+export type { NotificationKind };
 
 export async function notify(
   db: DbOrTx,

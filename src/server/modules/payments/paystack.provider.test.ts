@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
-import type { Order } from '../../../shared/purchases/schemas';
+import type { Order } from '../../../shared/orders/schemas';
 import { createTestApp, registerAndLogin, type TestApp } from '../../../../tests/fixtures/test-app';
 import { buildApp } from '../../app';
 import { connectDatabase } from '../../db/client';

@@ -6,7 +6,7 @@ import {
   checkCharacter,
   formatCode,
   parseCode,
-} from '../../../shared/codes';
+} from '../../../shared/cards/codes';
 import { createCodeVault, randomCodeBody } from './code-vault';
 
 /**

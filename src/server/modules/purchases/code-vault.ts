@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
-import { CODE_ALPHABET, CODE_BODY_LENGTH, lastFour } from '../../../shared/codes';
+import { CODE_ALPHABET, CODE_BODY_LENGTH, lastFour } from '../../../shared/cards/codes';
 
 /**
  * Redemption codes at rest: a keyed hash (HMAC-SHA256) to find a card by its code, and an AES-256-GCM copy

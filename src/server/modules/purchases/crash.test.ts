@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { serverProcesses, sleep } from '../../../../tests/fixtures/server-process';
-import type { Order } from '../../../shared/purchases/schemas';
+import type { Order } from '../../../shared/orders/schemas';
 import { businessInput, DEFAULT_PASSWORD, userInput } from '../../../../tests/fixtures/factories';
 import type { Config } from '../../env';
 import { sandboxSecret } from '../payments/payments';

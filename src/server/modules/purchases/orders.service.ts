@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { formatMoney } from '../../../shared/money';
-import type { Order } from '../../../shared/purchases/schemas';
+import type { Order } from '../../../shared/orders/schemas';
 import type { Db } from '../../db/client';
 import type { Config } from '../../env';
 import { AppError, notFound } from '../../lib/app-error';

@@ -1,9 +1,5 @@
-import { formatCode } from '../../../shared/codes';
-import type {
-  PurchasedCard,
-  PurchasedCardDetail,
-  PurchasedCardPage,
-} from '../../../shared/purchases/schemas';
+import { formatCode } from '../../../shared/cards/codes';
+import type { PurchasedCard, PurchasedCardDetail, PurchasedCardPage } from '../../../shared/cards/schemas';
 import { decodeCursor, encodeCursor } from '../../lib/cursor';
 import { notFound } from '../../lib/app-error';
 import { logoUrl } from '../gift-cards/gift-cards.service';

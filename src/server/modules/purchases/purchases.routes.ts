@@ -1,13 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { apiErrorSchema } from '../../../shared/errors';
-import {
-  newOrderSchema,
-  orderSchema,
-  purchasedCardDetailSchema,
-  purchasedCardPageSchema,
-  revealedCodeSchema,
-} from '../../../shared/purchases/schemas';
+import { newOrderSchema, orderSchema } from '../../../shared/orders/schemas';
+import { purchasedCardDetailSchema, purchasedCardPageSchema, revealedCodeSchema } from '../../../shared/cards/schemas';
 import { requireSession } from '../../plugins/auth';
 import * as orders from './orders.service';
 import * as cards from './purchased-cards.service';

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseCode } from '../../../shared/codes';
-import type { GiftCard } from '../../../shared/gift-cards/schemas';
-import type { Order, PurchasedCardDetail, PurchasedCardPage } from '../../../shared/purchases/schemas';
+import { parseCode } from '../../../shared/cards/codes';
+import type { GiftCard } from '../../../shared/catalogue/schemas';
+import type { Order } from '../../../shared/orders/schemas';
+import type { PurchasedCardDetail, PurchasedCardPage } from '../../../shared/cards/schemas';
 import { DEFAULT_PASSWORD } from '../../../../tests/fixtures/factories';
 import {
   createTestApp,

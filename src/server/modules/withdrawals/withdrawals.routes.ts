@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { apiErrorSchema } from '../../../shared/errors';
-import { majorAmountSchema } from '../../../shared/gift-cards/schemas';
+import { majorAmountSchema } from '../../../shared/catalogue/schemas';
 import { withdrawalMessages, withdrawalPageSchema, withdrawalSchema } from '../../../shared/wallet/schemas';
 import { AppError } from '../../lib/app-error';
 import { requireBusinessSelf, requireSession } from '../../plugins/auth';

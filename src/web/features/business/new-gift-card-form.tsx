@@ -4,7 +4,7 @@ import {
   cardMessages,
   DEFAULT_MAX_CARD_AMOUNT_MINOR,
   majorAmountSchema,
-} from '../../../shared/gift-cards/schemas';
+} from '../../../shared/catalogue/schemas';
 import { DEFAULT_CURRENCY } from '../../../shared/money';
 import { Button } from '../../components/ui/button';
 import { showError, showSuccess } from '../../components/ui/dialogs';

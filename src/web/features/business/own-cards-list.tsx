@@ -1,7 +1,7 @@
 import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useLocation } from 'react-router';
-import type { GiftCard } from '../../../shared/gift-cards/schemas';
+import type { GiftCard } from '../../../shared/catalogue/schemas';
 import { EmptyState, icons } from '../../components/dashboard-shell';
 import { Button } from '../../components/ui/button';
 import { showError } from '../../components/ui/dialogs';

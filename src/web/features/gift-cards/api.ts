@@ -1,5 +1,5 @@
 import type { Account } from '../../../shared/accounts/schemas';
-import type { GiftCard, GiftCardPage } from '../../../shared/gift-cards/schemas';
+import type { GiftCard, GiftCardPage } from '../../../shared/catalogue/schemas';
 import { api } from '../../lib/api';
 
 export const cardKeys = {

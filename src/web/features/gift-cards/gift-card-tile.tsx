@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import type { GiftCard } from '../../../shared/gift-cards/schemas';
+import type { GiftCard } from '../../../shared/catalogue/schemas';
 import { formatMoney, type Money } from '../../../shared/money';
 import { initialOf } from '../../components/dashboard-shell';
 import { CARD_TILE } from '../../lib/constants';

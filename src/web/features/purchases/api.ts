@@ -1,10 +1,6 @@
-import type { GiftCard, GiftCardPage } from '../../../shared/gift-cards/schemas';
-import type {
-  Order,
-  PurchasedCard,
-  PurchasedCardDetail,
-  PurchasedCardPage,
-} from '../../../shared/purchases/schemas';
+import type { GiftCard, GiftCardPage } from '../../../shared/catalogue/schemas';
+import type { Order } from '../../../shared/orders/schemas';
+import type { PurchasedCard, PurchasedCardDetail, PurchasedCardPage } from '../../../shared/cards/schemas';
 import { api } from '../../lib/api';
 
 /** The user side of buying: the public catalogue, orders, and the cards a user owns. */

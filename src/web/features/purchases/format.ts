@@ -1,4 +1,4 @@
-import type { PurchasedCard, PurchasedCardDetail } from '../../../shared/purchases/schemas';
+import type { PurchasedCard, PurchasedCardDetail } from '../../../shared/cards/schemas';
 import { formatMoney, type Money } from '../../../shared/money';
 
 const dateFormat = new Intl.DateTimeFormat('en-NG', { dateStyle: 'medium' });

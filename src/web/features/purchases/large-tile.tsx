@@ -1,5 +1,5 @@
 import { GiftCardTile, type TileCard } from '../gift-cards/gift-card-tile';
-import type { GiftCard } from '../../../shared/gift-cards/schemas';
+import type { GiftCard } from '../../../shared/catalogue/schemas';
 
 /** The 270×170 tile drawn larger (1.25× on phones, 1.5× from 768 px), keeping its design. */
 export function LargeTile({ card }: { card: TileCard | GiftCard }) {

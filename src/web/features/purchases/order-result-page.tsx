@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState, type ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
-import type { Order } from '../../../shared/purchases/schemas';
+import type { Order } from '../../../shared/orders/schemas';
 import { formatMoney } from '../../../shared/money';
 import { Icon, icons, PageHeader } from '../../components/dashboard-shell';
 import { Button, ButtonLink } from '../../components/ui/button';

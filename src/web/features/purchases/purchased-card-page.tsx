@@ -1,7 +1,7 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useParams } from 'react-router';
-import type { PurchasedCardDetail } from '../../../shared/purchases/schemas';
+import type { PurchasedCardDetail } from '../../../shared/cards/schemas';
 import { formatMoney } from '../../../shared/money';
 import { Avatar, Icon, icons, PageHeader } from '../../components/dashboard-shell';
 import { Button, ButtonLink, buttonClass } from '../../components/ui/button';

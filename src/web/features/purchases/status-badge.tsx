@@ -1,4 +1,4 @@
-import type { PurchasedCard } from '../../../shared/purchases/schemas';
+import type { PurchasedCard } from '../../../shared/cards/schemas';
 import { statusLabels } from './format';
 
 const styles: Record<PurchasedCard['status'], string> = {

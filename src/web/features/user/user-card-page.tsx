@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient, type InfiniteData } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
-import type { GiftCard, GiftCardPage } from '../../../shared/gift-cards/schemas';
+import type { GiftCard, GiftCardPage } from '../../../shared/catalogue/schemas';
 import { formatMoney } from '../../../shared/money';
 import { Avatar, Icon, icons, PageHeader } from '../../components/dashboard-shell';
 import { Button, ButtonLink } from '../../components/ui/button';

@@ -1,6 +1,6 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import type { PurchasedCard } from '../../../shared/purchases/schemas';
+import type { PurchasedCard } from '../../../shared/cards/schemas';
 import { formatMoney } from '../../../shared/money';
 import { EmptyState, icons, PageHeader } from '../../components/dashboard-shell';
 import { ButtonLink } from '../../components/ui/button';
