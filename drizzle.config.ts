@@ -2,7 +2,8 @@ import { defineConfig } from 'drizzle-kit';
 
 export default defineConfig({
   dialect: 'postgresql',
-  schema: './src/server/db/schema.ts',
+  // Each room owns its slice of the schema (modules/<room>/<room>.schema.ts); infrastructure tables live in db/.
+  schema: ['./src/server/db/*.schema.ts', './src/server/modules/*/*.schema.ts'],
   out: './src/server/db/migrations',
   strict: true,
   verbose: true,

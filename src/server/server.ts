@@ -5,9 +5,9 @@ import { buildApp } from './app';
 import { openDatabase } from './db/database';
 import { EmbeddedDatabaseError } from './db/embedded';
 import { ConfigError, loadConfig } from './env';
-import { startSandboxWebhookWorker } from './modules/payments/payments';
-import { createPayoutProvider } from './modules/payouts/payouts';
-import { startPayoutWorker } from './modules/withdrawals/withdrawals.service';
+import { startSandboxWebhookWorker } from './modules/orders/payments/payments';
+import { createPayoutProvider } from './modules/wallet/payouts/payouts';
+import { startPayoutWorker } from './modules/wallet/withdrawals.service';
 
 if (existsSync('.env')) process.loadEnvFile('.env');
 

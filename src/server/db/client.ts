@@ -4,9 +4,10 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import * as schema from './schema';
 
-export type Db = NodePgDatabase<typeof schema>;
+// The client takes no schema: queries are built from each room's tables (no relational `db.query` API),
+// so the database layer imports no room.
+export type Db = NodePgDatabase;
 /** A transaction handle has the same query API as the database; services accept either. */
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 export type DbOrTx = Db | Tx;
@@ -22,7 +23,7 @@ export function connectDatabase(url: string, options: { max?: number } = {}): Da
   const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10, idleTimeoutMillis: 30_000 });
   // An idle client that loses its connection emits 'error'; without a listener that would crash the process.
   pool.on('error', () => undefined);
-  const db = drizzle(pool, { schema, casing: 'snake_case' });
+  const db = drizzle(pool, { casing: 'snake_case' });
   return { db, pool, close: () => pool.end() };
 }
 

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Role } from '../../shared/accounts/schemas';
 import { AppError } from '../lib/app-error';
-import { resolveToken, type AuthDeps, type ResolvedSession } from '../modules/auth/auth.service';
+import { resolveToken, type AuthDeps, type ResolvedSession } from '../modules/accounts/accounts.service';
 
 export const SESSION_COOKIE = 'giftmart_session';
 

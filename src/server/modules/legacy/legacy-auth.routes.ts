@@ -4,8 +4,8 @@ import { loginSchema, registerBusinessSchema, registerUserSchema } from '../../.
 import { apiErrorSchema } from '../../../shared/errors';
 import { setSessionCookie } from '../../plugins/auth';
 import type { AccountRow } from '../accounts/accounts.repository';
-import * as auth from '../auth/auth.service';
-import { listOwnCards } from '../gift-cards/gift-cards.service';
+import * as auth from '../accounts/accounts.service';
+import { listOwnCards } from '../catalogue/catalogue.service';
 import { LEGACY_LIST_LIMIT } from './legacy-cards.routes';
 import { envelope, legacyBusinessSchema, toLegacyBusiness } from './legacy-shapes';
 

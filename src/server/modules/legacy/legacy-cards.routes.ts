@@ -5,10 +5,10 @@ import { colourSchema, majorAmountSchema } from '../../../shared/catalogue/schem
 import { notFound } from '../../lib/app-error';
 import { requireBusinessSelf } from '../../plugins/auth';
 import { findAccountById } from '../accounts/accounts.repository';
-import { acceptLogoUploads, logoUploadBody } from '../businesses/logo-upload';
-import { replaceLogo } from '../businesses/logo.service';
-import type { CatalogueDeps } from '../gift-cards/gift-cards.routes';
-import * as cards from '../gift-cards/gift-cards.service';
+import { acceptLogoUploads, logoUploadBody } from '../catalogue/logo-upload';
+import { replaceLogo } from '../catalogue/logos.service';
+import type { CatalogueDeps } from '../catalogue/catalogue.routes';
+import * as cards from '../catalogue/catalogue.service';
 import {
   envelope,
   legacyBusinessSchema,

@@ -3,7 +3,7 @@ import type { GiftCard } from '../../../shared/catalogue/schemas';
 import { toLegacyMajorUnits } from '../../../shared/money';
 import type { Db } from '../../db/client';
 import type { AccountRow } from '../accounts/accounts.repository';
-import { walletBalance } from '../ledger/ledger.service';
+import { walletBalance } from '../wallet/wallet.service';
 
 /** The old back end's shapes (PRODUCT.md "API"), shared by the legacy routes. */
 export const envelope = <T extends z.ZodType>(data: T) => z.object({ message: z.string(), data });

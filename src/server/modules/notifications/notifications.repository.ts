@@ -1,6 +1,6 @@
 import type { NotificationKind } from '../../../shared/notifications/schemas';
 import type { DbOrTx } from '../../db/client';
-import { notifications } from '../../db/schema';
+import { notifications } from './notifications.schema';
 
 export type { NotificationKind };
 

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { apiErrorSchema } from '../../../shared/errors';
 import { changePinSchema, createPinSchema, pinStatusSchema } from '../../../shared/wallet/pin';
 import { requireSession } from '../../plugins/auth';
-import type { AuthDeps } from '../auth/auth.service';
+import type { AuthDeps } from '../accounts/accounts.service';
 import { changePin, createPin, getPinStatus } from './pin.service';
 
 /** The business's transaction PIN: status, create, change. The PIN itself is never returned. */

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { accounts, transactionPins } from '../../db/schema';
+import { accounts } from '../accounts/accounts.schema';
+import { transactionPins } from './wallet.schema';
 import { AppError } from '../../lib/app-error';
 import { hashPassword, verifyPassword } from '../../lib/passwords';
 import * as limiter from '../../lib/rate-limiter';

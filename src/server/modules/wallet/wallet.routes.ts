@@ -2,8 +2,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { apiErrorSchema } from '../../../shared/errors';
 import { walletSchema } from '../../../shared/wallet/schemas';
 import { requireSession } from '../../plugins/auth';
-import type { AuthDeps } from '../auth/auth.service';
-import { walletBalance } from '../ledger/ledger.service';
+import type { AuthDeps } from '../accounts/accounts.service';
+import { walletBalance } from './wallet.service';
 import { findDefaultBankAccount, hasPin, toBankAccount } from './wallet.repository';
 
 export const walletRoutes: FastifyPluginAsyncZod<AuthDeps> = async (app, deps) => {

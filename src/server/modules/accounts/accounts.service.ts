@@ -1,0 +1,237 @@
+import type { Account, Login, RegisterBusiness, RegisterUser, Role } from '../../../shared/accounts/schemas';
+import { messages } from '../../../shared/accounts/schemas';
+import type { Db } from '../../db/client';
+import type { Config } from '../../env';
+import { AppError } from '../../lib/app-error';
+import { keyedHash, randomToken } from '../../lib/crypto';
+import { decoyHash, hashPassword, verifyPassword } from '../../lib/passwords';
+import * as limiter from '../../lib/rate-limiter';
+import {
+  findAccountByEmail,
+  findTakenFields,
+  findUserByUsername,
+  insertAccount,
+  type AccountRow,
+} from './accounts.repository';
+import { openWallet } from '../wallet/wallet.service';
+import { notify } from '../notifications/notifications.repository';
+import { findLiveSessionByTokenHash, insertSession, revokeSession } from './sessions.repository';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** "Remember me" keeps a session for 30 days; without it the cookie ends with the browser, the row in a day. */
+export const REMEMBER_MS = 30 * DAY_MS;
+export const BROWSER_SESSION_MS = DAY_MS;
+export const BEARER_MS = 30 * DAY_MS;
+
+export interface AuthDeps {
+  db: Db;
+  config: Config;
+}
+
+export interface IssuedSession {
+  token: string;
+  account: AccountRow;
+  expiresAt: Date;
+  persistent: boolean;
+}
+
+export async function registerBusiness(deps: AuthDeps, input: RegisterBusiness): Promise<AccountRow> {
+  await assertUnique(deps, { email: input.email, businessName: input.name });
+  const passwordHash = await hashPassword(input.password);
+  return withUniqueViolationsExplained(() =>
+    deps.db.transaction(async (tx) => {
+      const account = await insertAccount(tx, {
+        role: 'business',
+        name: input.name,
+        email: input.email,
+        phone: input.phoneNumber,
+        passwordHash,
+      });
+      await openWallet(tx, account.id, deps.config.CURRENCY);
+      await notify(tx, [
+        welcome(account.id, 'Design your first gift card and start selling.', '/dashboard/giftcard'),
+      ]);
+      return account;
+    }),
+  );
+}
+
+export async function registerUser(deps: AuthDeps, input: RegisterUser): Promise<AccountRow> {
+  await assertUnique(deps, { email: input.email, username: input.username });
+  const passwordHash = await hashPassword(input.password);
+  return withUniqueViolationsExplained(() =>
+    deps.db.transaction(async (tx) => {
+      const account = await insertAccount(tx, {
+        role: 'user',
+        name: input.name,
+        username: input.username,
+        email: input.email,
+        phone: input.phoneNumber,
+        passwordHash,
+      });
+      await notify(tx, [
+        welcome(account.id, 'Browse gift cards from every business on Giftmart.', '/user-dashboard'),
+      ]);
+      return account;
+    }),
+  );
+}
+
+/** The seed's welcome message, as every new account's first notification. */
+function welcome(accountId: string, body: string, link: string) {
+  return {
+    accountId,
+    kind: 'welcome' as const,
+    title: 'Welcome, we are happy to have you onboard',
+    body,
+    link,
+  };
+}
+
+const takenMessages = {
+  email: { code: 'EMAIL_TAKEN', field: 'email', message: 'An account with this email already exists.' },
+  username: {
+    code: 'USERNAME_TAKEN',
+    field: 'username',
+    message: 'This username is taken. Please choose another.',
+  },
+  businessName: {
+    code: 'BUSINESS_NAME_TAKEN',
+    field: 'name',
+    message: 'A business with this name already exists.',
+  },
+} as const;
+
+async function assertUnique(
+  deps: AuthDeps,
+  fields: { email: string; username?: string; businessName?: string },
+): Promise<void> {
+  const taken = await findTakenFields(deps.db, fields);
+  const problems = (Object.keys(takenMessages) as (keyof typeof takenMessages)[]).filter((k) => taken[k]);
+  if (problems.length === 0) return;
+  const first = takenMessages[problems[0]!];
+  const fieldErrors = Object.fromEntries(
+    problems.map((k) => [takenMessages[k].field, [takenMessages[k].message]]),
+  );
+  throw new AppError(first.code, first.message, { details: { fieldErrors } });
+}
+
+/** Two sign-ups racing for the same email pass the pre-check together; the unique index decides. */
+async function withUniqueViolationsExplained<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    const pgError =
+      (error as { cause?: { code?: string; constraint?: string } }).cause ??
+      (error as { code?: string; constraint?: string });
+    if (pgError.code === '23505') {
+      const kind =
+        pgError.constraint === 'accounts_username_unique'
+          ? takenMessages.username
+          : pgError.constraint === 'accounts_business_name_unique'
+            ? takenMessages.businessName
+            : takenMessages.email;
+      throw new AppError(kind.code, kind.message, {
+        details: { fieldErrors: { [kind.field]: [kind.message] } },
+      });
+    }
+    throw error;
+  }
+}
+
+export interface LoginContext {
+  ip: string;
+  role?: Role;
+  kind: 'cookie' | 'bearer';
+}
+
+/**
+ * Checks an email (or a user's username) and password. Unknown account and wrong password get the same
+ * answer in the same time; failures are counted per account and per IP and refused past the limit.
+ */
+export async function logIn(deps: AuthDeps, input: Login, context: LoginContext): Promise<IssuedSession> {
+  const identifier = input.email.trim().toLowerCase();
+  const { config, db } = deps;
+  const account = identifier.includes('@')
+    ? await findAccountByEmail(db, identifier)
+    : await findUserByUsername(db, identifier);
+  // Counted per account (not per typed identifier), so a user's email and username share one budget.
+  const limits: limiter.Limit[] = [
+    {
+      key: `login:account:${account?.id ?? identifier}`,
+      max: config.LOGIN_MAX_FAILURES_PER_ACCOUNT,
+      windowSeconds: config.LOGIN_FAILURE_WINDOW_SECONDS,
+    },
+    {
+      key: `login:ip:${context.ip}`,
+      max: config.LOGIN_MAX_FAILURES_PER_IP,
+      windowSeconds: config.LOGIN_FAILURE_WINDOW_SECONDS,
+    },
+  ];
+  await limiter.assertAllowed(db, limits, 'Too many failed sign-in attempts.');
+
+  const passwordOk = await verifyPassword(account?.passwordHash ?? (await decoyHash()), input.password);
+  if (!account || !passwordOk) {
+    await limiter.hit(db, limits);
+    throw new AppError('INVALID_CREDENTIALS', messages.credentialsWrong);
+  }
+  await limiter.clear(db, limits[0]!.key);
+
+  if (context.role && account.role !== context.role) {
+    // Only said after the password was right, so it reveals nothing to someone guessing.
+    throw new AppError(
+      'FORBIDDEN',
+      account.role === 'business'
+        ? 'This is a business account. Please log in as a business.'
+        : 'This is a user account. Please log in as a user.',
+    );
+  }
+  return createSession(deps, account, context.kind === 'bearer' ? 'bearer' : 'cookie', input.remember);
+}
+
+export async function createSession(
+  deps: AuthDeps,
+  account: AccountRow,
+  kind: 'cookie' | 'bearer',
+  remember: boolean,
+): Promise<IssuedSession> {
+  const token = randomToken();
+  const persistent = kind === 'bearer' || remember;
+  const lifetime = kind === 'bearer' ? BEARER_MS : remember ? REMEMBER_MS : BROWSER_SESSION_MS;
+  const expiresAt = new Date(Date.now() + lifetime);
+  await insertSession(deps.db, {
+    tokenHash: keyedHash(deps.config.SESSION_SECRET, token),
+    accountId: account.id,
+    persistent,
+    kind,
+    expiresAt,
+  });
+  return { token, account, expiresAt, persistent };
+}
+
+export interface ResolvedSession {
+  sessionId: string;
+  account: AccountRow;
+  expiresAt: Date;
+  persistent: boolean;
+}
+
+export async function resolveToken(deps: AuthDeps, token: string): Promise<ResolvedSession | null> {
+  if (token.length < 20 || token.length > 100) return null;
+  const found = await findLiveSessionByTokenHash(deps.db, keyedHash(deps.config.SESSION_SECRET, token));
+  if (!found) return null;
+  return {
+    sessionId: found.session.id,
+    account: found.account,
+    expiresAt: found.session.expiresAt,
+    persistent: found.session.persistent,
+  };
+}
+
+export async function logOut(deps: AuthDeps, sessionId: string): Promise<void> {
+  await revokeSession(deps.db, sessionId);
+}
+
+export function sessionView(session: { account: Account; expiresAt: Date; persistent: boolean }) {
+  return { account: session.account, expiresAt: session.persistent ? session.expiresAt.toISOString() : null };
+}

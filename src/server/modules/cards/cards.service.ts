@@ -1,0 +1,85 @@
+import { formatCode } from '../../../shared/cards/codes';
+import type { PurchasedCard, PurchasedCardDetail, PurchasedCardPage } from '../../../shared/cards/schemas';
+import { decodeCursor, encodeCursor } from '../../lib/cursor';
+import { notFound } from '../../lib/app-error';
+import { logoUrl } from '../catalogue/catalogue.service';
+import type { PurchaseDeps } from '../orders/orders.service';
+import {
+  findPurchasedCard,
+  listActivities,
+  listPurchasedCards,
+  type PurchasedCardRow,
+} from '../orders/orders.repository';
+
+function toPurchasedCard(row: PurchasedCardRow): PurchasedCard {
+  const { card } = row;
+  const money = (amount: bigint) => ({ amount: Number(amount), currency: card.currency });
+  return {
+    id: card.id,
+    giftCardId: card.giftCardId,
+    uniqueId: row.uniqueId,
+    businessId: card.businessId,
+    businessName: row.businessName,
+    brandLogoUrl: logoUrl(row.businessLogoKey),
+    colour: row.colour,
+    initialValue: money(card.initialValue),
+    balance: money(card.balance),
+    status: card.status,
+    expiresAt: card.expiresAt?.toISOString() ?? null,
+    codeLast4: card.codeLast4,
+    purchasedAt: card.createdAt.toISOString(),
+  };
+}
+
+/** Only the owner sees a purchased card; for anyone else it does not exist. */
+async function ownedCard(deps: PurchaseDeps, ownerId: string, id: string): Promise<PurchasedCardRow> {
+  const row = await findPurchasedCard(deps.db, id);
+  if (!row || row.card.ownerId !== ownerId) throw notFound('That gift card');
+  return row;
+}
+
+export async function listMyCards(
+  deps: PurchaseDeps,
+  ownerId: string,
+  query: { limit: number; cursor?: string },
+): Promise<PurchasedCardPage> {
+  const rows = await listPurchasedCards(
+    deps.db,
+    ownerId,
+    query.limit + 1,
+    query.cursor ? decodeCursor(query.cursor) : undefined,
+  );
+  const page = rows.slice(0, query.limit);
+  return {
+    items: page.map(toPurchasedCard),
+    nextCursor:
+      rows.length > query.limit
+        ? encodeCursor({ cursorTime: page.at(-1)!.cursorTime, id: page.at(-1)!.card.id })
+        : null,
+  };
+}
+
+export async function getMyCard(
+  deps: PurchaseDeps,
+  ownerId: string,
+  id: string,
+): Promise<PurchasedCardDetail> {
+  const row = await ownedCard(deps, ownerId, id);
+  const activities = await listActivities(deps.db, id);
+  return {
+    ...toPurchasedCard(row),
+    activities: activities.map((a) => ({
+      id: a.id,
+      kind: a.kind,
+      amount: { amount: Number(a.amount), currency: row.card.currency },
+      balanceAfter: { amount: Number(a.balanceAfter), currency: row.card.currency },
+      createdAt: a.createdAt.toISOString(),
+    })),
+  };
+}
+
+export async function revealCode(deps: PurchaseDeps, ownerId: string, id: string): Promise<{ code: string }> {
+  const row = await ownedCard(deps, ownerId, id);
+  deps.log?.info({ purchasedCardId: id }, 'redemption code revealed to its owner');
+  return { code: formatCode(deps.codes.decrypt(row.card.codeCiphertext)) };
+}

@@ -1,0 +1,105 @@
+import { and, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client';
+import { accounts } from '../accounts/accounts.schema';
+import { giftCards } from './catalogue.schema';
+
+export type GiftCardRow = typeof giftCards.$inferSelect;
+export interface GiftCardWithBusiness extends GiftCardRow {
+  businessName: string;
+  businessLogoKey: string | null;
+  /** Full-precision (microsecond) creation time in UTC, for keyset cursors. */
+  cursorTime: string;
+}
+
+const selection = {
+  id: giftCards.id,
+  businessId: giftCards.businessId,
+  uniqueId: giftCards.uniqueId,
+  amount: giftCards.amount,
+  currency: giftCards.currency,
+  colour: giftCards.colour,
+  onSale: giftCards.onSale,
+  soldCount: giftCards.soldCount,
+  createdAt: giftCards.createdAt,
+  updatedAt: giftCards.updatedAt,
+  businessName: accounts.name,
+  businessLogoKey: accounts.logoKey,
+  cursorTime: sql<string>`to_char(${giftCards.createdAt} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`,
+};
+
+export async function insertGiftCard(db: DbOrTx, row: typeof giftCards.$inferInsert): Promise<GiftCardRow> {
+  const [created] = await db.insert(giftCards).values(row).returning();
+  return created!;
+}
+
+export async function findGiftCard(db: DbOrTx, id: string): Promise<GiftCardWithBusiness | undefined> {
+  const [row] = await db
+    .select(selection)
+    .from(giftCards)
+    .innerJoin(accounts, eq(accounts.id, giftCards.businessId))
+    .where(eq(giftCards.id, id));
+  return row;
+}
+
+export interface PageQuery {
+  limit: number;
+  after?: { time: string; id: string };
+  businessId?: string;
+  /** Business ids whose names match a search; an empty list matches nothing. */
+  businessIds?: string[];
+  onSaleOnly: boolean;
+  orderBy?: 'newest' | 'best-selling';
+}
+
+/** Newest first with a (created_at, id) keyset: pages neither skip nor repeat while cards are added. */
+export async function listGiftCards(db: DbOrTx, query: PageQuery): Promise<GiftCardWithBusiness[]> {
+  const conditions: SQL[] = [];
+  // A literal predicate (not `= $1`) so PostgreSQL can use the partial catalogue indexes (WHERE on_sale).
+  if (query.onSaleOnly) conditions.push(sql`${giftCards.onSale}`);
+  if (query.businessId) conditions.push(eq(giftCards.businessId, query.businessId));
+  if (query.businessIds) {
+    if (query.businessIds.length === 0) return [];
+    conditions.push(inArray(giftCards.businessId, query.businessIds));
+  }
+  if (query.after) {
+    conditions.push(
+      sql`(${giftCards.createdAt}, ${giftCards.id}) < (${query.after.time}::timestamptz, ${query.after.id}::uuid)`,
+    );
+  }
+  // NULLS LAST as in the indexes: PostgreSQL only walks an index whose null ordering matches the query's.
+  const newest = [sql`${giftCards.createdAt} DESC NULLS LAST`, sql`${giftCards.id} DESC NULLS LAST`];
+  const order = query.orderBy === 'best-selling' ? [desc(giftCards.soldCount), ...newest] : newest;
+  return db
+    .select(selection)
+    .from(giftCards)
+    .innerJoin(accounts, eq(accounts.id, giftCards.businessId))
+    .where(conditions.length ? and(...conditions) : undefined)
+    .orderBy(...order)
+    .limit(query.limit);
+}
+
+export async function setOnSale(db: DbOrTx, id: string, onSale: boolean): Promise<void> {
+  await db
+    .update(giftCards)
+    .set({ onSale, updatedAt: sql`now()` })
+    .where(eq(giftCards.id, id));
+}
+
+export async function countGiftCards(db: DbOrTx, businessId: string, onSaleOnly: boolean): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(giftCards)
+    .where(and(eq(giftCards.businessId, businessId), onSaleOnly ? sql`${giftCards.onSale}` : undefined));
+  return row?.n ?? 0;
+}
+
+/** Businesses whose name contains the search text (case-insensitive), at most `limit` of them. */
+export async function findBusinessIdsByName(db: DbOrTx, search: string, limit: number): Promise<string[]> {
+  const pattern = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const rows = await db
+    .select({ id: accounts.id })
+    .from(accounts)
+    .where(and(eq(accounts.role, 'business'), sql`${accounts.name} ILIKE ${pattern}`))
+    .limit(limit);
+  return rows.map((r) => r.id);
+}

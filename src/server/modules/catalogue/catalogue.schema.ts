@@ -1,0 +1,42 @@
+import { sql } from 'drizzle-orm';
+import { bigint, boolean, check, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { accounts } from '../accounts/accounts.schema';
+
+/**
+ * A gift card a business designs and sells (the seed's entity). Buying it issues a new purchased card each
+ * time; `uniqueId` is its public, readable identifier (e.g. ACM-7K2Q-9XTR), not a redemption secret.
+ */
+export const giftCards = pgTable(
+  'gift_cards',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    businessId: uuid('business_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'restrict' }),
+    uniqueId: text('unique_id').notNull(),
+    /** Face value in minor units. */
+    amount: bigint('amount', { mode: 'bigint' }).notNull(),
+    currency: text('currency').notNull(),
+    colour: text('colour').notNull(),
+    /** A stopped card leaves the catalogue; cards already bought stay valid. */
+    onSale: boolean('on_sale').notNull().default(true),
+    /** Kept by the purchase transaction, so tiles and "best-selling" need no count over purchases. */
+    soldCount: integer('sold_count').notNull().default(0),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('gift_cards_unique_id_unique').on(t.uniqueId),
+    // Catalogue: newest first, keyset on (created_at, id), only cards on sale.
+    index('gift_cards_catalogue_idx')
+      .on(t.createdAt.desc(), t.id.desc())
+      .where(sql`${t.onSale}`),
+    index('gift_cards_business_catalogue_idx')
+      .on(t.businessId, t.createdAt.desc(), t.id.desc())
+      .where(sql`${t.onSale}`),
+    index('gift_cards_business_idx').on(t.businessId, t.createdAt.desc(), t.id.desc()),
+    check('gift_cards_amount_positive', sql`${t.amount} > 0`),
+    check('gift_cards_colour_hex', sql`${t.colour} ~ '^#[0-9a-f]{6}$'`),
+    check('gift_cards_sold_count_nonnegative', sql`${t.soldCount} >= 0`),
+  ],
+);

@@ -1,0 +1,158 @@
+import type { BusinessProfile, GiftCard, GiftCardPage } from '../../../shared/catalogue/schemas';
+import type { Db } from '../../db/client';
+import type { Config } from '../../env';
+import { AppError, notFound } from '../../lib/app-error';
+import { findAccountById } from '../accounts/accounts.repository';
+import {
+  countGiftCards,
+  findBusinessIdsByName,
+  findGiftCard,
+  insertGiftCard,
+  listGiftCards,
+  setOnSale,
+  type GiftCardWithBusiness,
+} from './catalogue.repository';
+import { decodeCursor, encodeCursor } from '../../lib/cursor';
+import { makeUniqueId } from './unique-id';
+
+export interface CardDeps {
+  db: Db;
+  config: Config;
+}
+
+export function logoUrl(key: string | null): string | null {
+  return key ? `/uploads/${key}` : null;
+}
+
+export function toGiftCard(row: GiftCardWithBusiness): GiftCard {
+  return {
+    id: row.id,
+    uniqueId: row.uniqueId,
+    businessId: row.businessId,
+    businessName: row.businessName,
+    brandLogoUrl: logoUrl(row.businessLogoKey),
+    amount: { amount: Number(row.amount), currency: row.currency },
+    colour: row.colour,
+    onSale: row.onSale,
+    soldCount: row.soldCount,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+/** Creates a card for the signed-in business; a rare uniqueId collision is retried with fresh randomness. */
+export async function createGiftCard(
+  deps: CardDeps,
+  businessId: string,
+  input: { amount: number; colour: string },
+): Promise<GiftCard> {
+  const business = await findAccountById(deps.db, businessId);
+  if (!business || business.role !== 'business') throw notFound('That business');
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      const row = await insertGiftCard(deps.db, {
+        businessId,
+        uniqueId: makeUniqueId(business.name),
+        amount: BigInt(input.amount),
+        currency: deps.config.CURRENCY,
+        colour: input.colour,
+      });
+      return toGiftCard({
+        ...row,
+        businessName: business.name,
+        businessLogoKey: business.logoKey,
+        cursorTime: '',
+      });
+    } catch (error) {
+      const pgError = (error as { cause?: { code?: string; constraint?: string } }).cause;
+      if (pgError?.code === '23505' && pgError.constraint === 'gift_cards_unique_id_unique' && attempt < 5)
+        continue;
+      throw error;
+    }
+  }
+}
+
+export async function getGiftCard(deps: CardDeps, id: string): Promise<GiftCard> {
+  const row = await findGiftCard(deps.db, id);
+  if (!row) throw notFound('That gift card');
+  return toGiftCard(row);
+}
+
+export interface CatalogueQuery {
+  cursor?: string;
+  limit: number;
+  q?: string;
+  businessId?: string;
+}
+
+/** The public catalogue: every business's cards on sale, newest first, a page at a time. */
+export async function listCatalogue(deps: CardDeps, query: CatalogueQuery): Promise<GiftCardPage> {
+  const search = query.q?.trim();
+  const businessIds = search ? await findBusinessIdsByName(deps.db, search, 500) : undefined;
+  const rows = await listGiftCards(deps.db, {
+    limit: query.limit + 1,
+    after: query.cursor ? decodeCursor(query.cursor) : undefined,
+    businessId: query.businessId,
+    businessIds,
+    onSaleOnly: true,
+  });
+  const page = rows.slice(0, query.limit);
+  return {
+    items: page.map(toGiftCard),
+    nextCursor: rows.length > query.limit ? encodeCursor(page[page.length - 1]!) : null,
+  };
+}
+
+/** A business's own cards, stopped ones included (only that business may ask). */
+export async function listOwnCards(
+  deps: CardDeps,
+  businessId: string,
+  query: { cursor?: string; limit: number; sort: 'newest' | 'best-selling' },
+): Promise<GiftCardPage> {
+  if (query.sort === 'best-selling' && query.cursor) {
+    throw new AppError('VALIDATION_FAILED', 'Best-selling lists have one page; leave out the cursor.');
+  }
+  const rows = await listGiftCards(deps.db, {
+    limit: query.limit + 1,
+    after: query.cursor ? decodeCursor(query.cursor) : undefined,
+    businessId,
+    onSaleOnly: false,
+    orderBy: query.sort,
+  });
+  const page = rows.slice(0, query.limit);
+  return {
+    items: page.map(toGiftCard),
+    nextCursor:
+      query.sort === 'newest' && rows.length > query.limit ? encodeCursor(page[page.length - 1]!) : null,
+    total: await countGiftCards(deps.db, businessId, false),
+  };
+}
+
+/** Stop or resume selling a card. Only its business may; cards already bought are not touched. */
+export async function changeOnSale(
+  deps: CardDeps,
+  businessId: string,
+  cardId: string,
+  onSale: boolean,
+): Promise<GiftCard> {
+  const card = await findGiftCard(deps.db, cardId);
+  if (!card) throw notFound('That gift card');
+  if (card.businessId !== businessId)
+    throw new AppError('FORBIDDEN', 'You can only change your own gift cards.');
+  await setOnSale(deps.db, cardId, onSale);
+  return toGiftCard({ ...card, onSale });
+}
+
+export async function businessProfile(deps: CardDeps, businessId: string): Promise<BusinessProfile> {
+  const business = await findAccountById(deps.db, businessId);
+  if (!business || business.role !== 'business') throw notFound('That business');
+  return {
+    id: business.id,
+    name: business.name,
+    logoUrl: logoUrl(business.logoKey),
+    cardCount: await countGiftCards(deps.db, businessId, true),
+  };
+}
+
+export async function countOwnCards(deps: CardDeps, businessId: string): Promise<number> {
+  return countGiftCards(deps.db, businessId, false);
+}

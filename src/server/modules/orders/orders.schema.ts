@@ -1,0 +1,78 @@
+import { sql } from 'drizzle-orm';
+import { bigint, check, index, integer, pgEnum, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { accounts } from '../accounts/accounts.schema';
+import { giftCards } from '../catalogue/catalogue.schema';
+
+export const orderStatus = pgEnum('order_status', ['pending', 'paid', 'failed']);
+
+/**
+ * A purchase: created pending before any payment, completed only by a verified confirmation from the
+ * payment provider. `reference` is what the provider knows it by.
+ */
+export const orders = pgTable(
+  'orders',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    reference: text('reference').notNull(),
+    buyerId: uuid('buyer_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'restrict' }),
+    giftCardId: uuid('gift_card_id')
+      .notNull()
+      .references(() => giftCards.id, { onDelete: 'restrict' }),
+    businessId: uuid('business_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'restrict' }),
+    amount: bigint('amount', { mode: 'bigint' }).notNull(),
+    currency: text('currency').notNull(),
+    status: orderStatus('status').notNull().default('pending'),
+    provider: text('provider').notNull(),
+    checkoutUrl: text('checkout_url'),
+    failureReason: text('failure_reason'),
+    /** The buyer's Idempotency-Key and a fingerprint of what it was sent with. */
+    idempotencyKey: text('idempotency_key'),
+    requestFingerprint: text('request_fingerprint'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    paidAt: timestamp('paid_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('orders_reference_unique').on(t.reference),
+    uniqueIndex('orders_buyer_idempotency_unique')
+      .on(t.buyerId, t.idempotencyKey)
+      .where(sql`${t.idempotencyKey} IS NOT NULL`),
+    index('orders_buyer_idx').on(t.buyerId, t.createdAt.desc()),
+    check('orders_amount_positive', sql`${t.amount} > 0`),
+  ],
+);
+
+/**
+ * The sandbox payment provider's own records: it behaves like a real provider in test mode (a hosted
+ * checkout, test cards that succeed or decline, and a signed webhook sent a moment later, retried until
+ * the app accepts it). A real provider keeps these on its side.
+ */
+export const sandboxPayments = pgTable(
+  'sandbox_payments',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    reference: text('reference').notNull(),
+    amount: bigint('amount', { mode: 'bigint' }).notNull(),
+    currency: text('currency').notNull(),
+    description: text('description').notNull(),
+    status: text('status', { enum: ['pending', 'succeeded', 'declined'] })
+      .notNull()
+      .default('pending'),
+    declineReason: text('decline_reason'),
+    cardLast4: text('card_last4'),
+    returnUrl: text('return_url').notNull(),
+    webhookAttempts: integer('webhook_attempts').notNull().default(0),
+    webhookNextAt: timestamp('webhook_next_at', { withTimezone: true }),
+    webhookDeliveredAt: timestamp('webhook_delivered_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('sandbox_payments_reference_unique').on(t.reference),
+    index('sandbox_payments_webhook_due_idx')
+      .on(t.webhookNextAt)
+      .where(sql`${t.webhookDeliveredAt} IS NULL AND ${t.webhookNextAt} IS NOT NULL`),
+  ],
+);

@@ -1,0 +1,269 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import { formatMoney } from '../../../shared/money';
+import type { Order } from '../../../shared/orders/schemas';
+import type { Db } from '../../db/client';
+import type { Config } from '../../env';
+import { AppError, notFound } from '../../lib/app-error';
+import { findAccountById } from '../accounts/accounts.repository';
+import { findGiftCard } from '../catalogue/catalogue.repository';
+import { ensurePlatformAccount, postEntry } from '../wallet/ledger.posting';
+import { openWallet } from '../wallet/wallet.service';
+import { notify } from '../notifications/notifications.repository';
+import type { PaymentEvent, PaymentProvider } from './payments/payment-provider';
+import type { CodeVault } from '../cards/code-vault';
+import {
+  findOrder,
+  findOrderByIdempotencyKey,
+  incrementSoldCount,
+  insertActivity,
+  insertOrder,
+  insertPurchasedCard,
+  lockOrderByReference,
+  updateOrder,
+  type OrderRow,
+} from './orders.repository';
+
+export interface PurchaseDeps {
+  db: Db;
+  config: Config;
+  payments: PaymentProvider;
+  codes: CodeVault;
+  log?: FastifyBaseLogger;
+}
+
+function publicUrl(config: Config): string {
+  return (config.PUBLIC_URL ?? `http://127.0.0.1:${config.PORT}`).replace(/\/$/, '');
+}
+
+function toOrder(row: OrderRow, businessName: string, purchasedCardId: string | null): Order {
+  return {
+    id: row.id,
+    reference: row.reference,
+    giftCardId: row.giftCardId,
+    businessName,
+    status: row.status,
+    amount: { amount: Number(row.amount), currency: row.currency },
+    checkoutUrl: row.checkoutUrl,
+    purchasedCardId,
+    failureReason: row.failureReason,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+async function orderView(deps: PurchaseDeps, id: string): Promise<Order> {
+  const found = await findOrder(deps.db, id);
+  if (!found) throw notFound('That order');
+  return toOrder(found.order, found.businessName, found.purchasedCardId);
+}
+
+/** Our reference for the provider: unguessable, never reused. */
+function newReference(): string {
+  return `GM-${randomBytes(10).toString('hex').toUpperCase()}`;
+}
+
+/**
+ * Starts buying a gift card: a pending order first, then a payment with the provider, whose hosted
+ * checkout the buyer is sent to. With an Idempotency-Key, a retry returns the first order (same body) or
+ * is refused (different body); nothing is charged twice.
+ */
+export async function startPurchase(
+  deps: PurchaseDeps,
+  buyerId: string,
+  input: { giftCardId: string },
+  idempotencyKey?: string,
+): Promise<{ order: Order; replayed: boolean }> {
+  if (idempotencyKey) {
+    const existing = await findOrderByIdempotencyKey(deps.db, buyerId, idempotencyKey);
+    if (existing) return { order: await replay(deps, existing, input), replayed: true };
+  }
+  const card = await findGiftCard(deps.db, input.giftCardId);
+  if (!card) throw notFound('That gift card');
+  if (!card.onSale) throw new AppError('CARD_NOT_ON_SALE', 'This gift card is no longer on sale.');
+  const buyer = await findAccountById(deps.db, buyerId);
+  if (!buyer) throw new AppError('UNAUTHENTICATED', 'Please log in to continue.');
+
+  let order: OrderRow;
+  try {
+    order = await insertOrder(deps.db, {
+      reference: newReference(),
+      buyerId,
+      giftCardId: card.id,
+      businessId: card.businessId,
+      amount: card.amount,
+      currency: card.currency,
+      provider: deps.payments.name,
+      idempotencyKey: idempotencyKey ?? null,
+      requestFingerprint: input.giftCardId,
+    });
+  } catch (error) {
+    const pgError = (error as { cause?: { code?: string; constraint?: string } }).cause;
+    if (
+      idempotencyKey &&
+      pgError?.code === '23505' &&
+      pgError.constraint === 'orders_buyer_idempotency_unique'
+    ) {
+      // The same key raced us: the first request's order is the answer.
+      const existing = await findOrderByIdempotencyKey(deps.db, buyerId, idempotencyKey);
+      if (existing) return { order: await replay(deps, existing, input), replayed: true };
+    }
+    throw error;
+  }
+  return { order: await beginPayment(deps, order, buyer.email, card.businessName), replayed: false };
+}
+
+async function replay(deps: PurchaseDeps, existing: OrderRow, input: { giftCardId: string }): Promise<Order> {
+  if (existing.requestFingerprint !== input.giftCardId) {
+    throw new AppError(
+      'IDEMPOTENCY_CONFLICT',
+      'This Idempotency-Key was already used for a different purchase. Use a new key for a new purchase.',
+    );
+  }
+  if (!existing.checkoutUrl && existing.status === 'pending') {
+    // The first request may still be starting this payment (a retry after a client time-out): a provider
+    // that refuses a second start with the same reference (Paystack) must not fail the first one's order.
+    const buyer = await findAccountById(deps.db, existing.buyerId);
+    const business = await findAccountById(deps.db, existing.businessId);
+    return beginPayment(deps, existing, buyer!.email, business!.name, { retry: true });
+  }
+  return orderView(deps, existing.id);
+}
+
+async function beginPayment(
+  deps: PurchaseDeps,
+  order: OrderRow,
+  email: string,
+  businessName: string,
+  options: { retry?: boolean } = {},
+): Promise<Order> {
+  try {
+    const { checkoutUrl } = await deps.payments.startPayment({
+      reference: order.reference,
+      amount: order.amount,
+      currency: order.currency,
+      email,
+      description: `${businessName} gift card, ${formatMoney({ amount: Number(order.amount), currency: order.currency })}`,
+      returnUrl: `${publicUrl(deps.config)}/user-dashboard/orders/${order.id}`,
+    });
+    await updateOrder(deps.db, order.id, { checkoutUrl });
+  } catch (error) {
+    deps.log?.error({ err: error, reference: order.reference }, 'could not start a payment');
+    if (options.retry) {
+      // Leave the order pending: the first attempt may have started it; a later retry answers what it got.
+      const now = await findOrder(deps.db, order.id);
+      if (now?.order.checkoutUrl) return toOrder(now.order, now.businessName, now.purchasedCardId);
+    } else {
+      await updateOrder(deps.db, order.id, {
+        status: 'failed',
+        failureReason: 'The payment could not be started. Please try again.',
+      });
+    }
+    throw new AppError(
+      'PAYMENT_PROVIDER_ERROR',
+      'We could not reach the payment provider. Please try again in a moment.',
+    );
+  }
+  return orderView(deps, order.id);
+}
+
+export async function getOrder(deps: PurchaseDeps, buyerId: string, id: string): Promise<Order> {
+  const found = await findOrder(deps.db, id);
+  // Someone else's order is "not found": an id never grants access by itself.
+  if (!found || found.order.buyerId !== buyerId) throw notFound('That order');
+  return toOrder(found.order, found.businessName, found.purchasedCardId);
+}
+
+export type ConfirmResult = 'issued' | 'already-paid' | 'marked-failed' | 'ignored';
+
+/**
+ * Applies a verified payment confirmation in one transaction: the order becomes paid, one balanced ledger
+ * entry moves the money to the business's wallet (less the platform fee), and the buyer gets a card with a
+ * fresh secret code. The order row is locked first, so the same confirmation delivered many times, at
+ * once or later, issues one card; the ledger's unique reference and the card's unique order id back that up.
+ */
+export async function confirmPayment(deps: PurchaseDeps, event: PaymentEvent): Promise<ConfirmResult> {
+  if (event.type === 'ignored') return 'ignored';
+  return deps.db.transaction(async (tx) => {
+    const order = await lockOrderByReference(tx, event.reference);
+    if (!order) {
+      deps.log?.warn({ reference: event.reference }, 'payment confirmation for an unknown order refused');
+      throw notFound('That order');
+    }
+    if (event.amount !== order.amount || event.currency !== order.currency) {
+      deps.log?.warn(
+        {
+          reference: order.reference,
+          expected: `${order.amount} ${order.currency}`,
+          got: `${event.amount} ${event.currency}`,
+        },
+        'payment confirmation with a different amount or currency refused',
+      );
+      throw new AppError('PAYMENT_MISMATCH', 'The confirmed amount or currency does not match the order.');
+    }
+    if (order.status === 'paid') return 'already-paid';
+    if (event.type === 'payment.failed') {
+      if (order.status === 'pending')
+        await updateOrder(tx, order.id, { status: 'failed', failureReason: event.reason });
+      return 'marked-failed';
+    }
+
+    const fee = (order.amount * BigInt(deps.config.PLATFORM_FEE_BPS)) / 10_000n;
+    // One after another: a transaction is one connection, which runs one query at a time.
+    const clearing = await ensurePlatformAccount(tx, 'payment_clearing', order.currency);
+    const revenue = await ensurePlatformAccount(tx, 'platform_revenue', order.currency);
+    const wallet = await openWallet(tx, order.businessId, order.currency);
+    await postEntry(tx, {
+      kind: 'sale',
+      reference: `order:${order.id}`,
+      currency: order.currency,
+      postings: [
+        { ledgerAccountId: clearing, amount: -order.amount },
+        { ledgerAccountId: wallet, amount: order.amount - fee },
+        { ledgerAccountId: revenue, amount: fee },
+      ],
+    });
+
+    const code = deps.codes.generate();
+    const card = await insertPurchasedCard(tx, {
+      ownerId: order.buyerId,
+      giftCardId: order.giftCardId,
+      businessId: order.businessId,
+      orderId: order.id,
+      initialValue: order.amount,
+      balance: order.amount,
+      currency: order.currency,
+      codeHash: code.hash,
+      codeCiphertext: code.ciphertext,
+      codeLast4: code.last4,
+    });
+    await insertActivity(tx, {
+      purchasedCardId: card.id,
+      kind: 'issue',
+      amount: order.amount,
+      balanceAfter: order.amount,
+    });
+    await updateOrder(tx, order.id, { status: 'paid', paidAt: new Date(), failureReason: null });
+
+    const business = await findAccountById(tx, order.businessId);
+    const value = formatMoney({ amount: Number(order.amount), currency: order.currency });
+    await notify(tx, [
+      {
+        accountId: order.buyerId,
+        kind: 'card_bought',
+        title: 'Your gift card is ready',
+        body: `You bought a ${value} ${business?.name ?? ''} gift card.`,
+        link: `/user-dashboard/mycards/${card.id}`,
+      },
+      {
+        accountId: order.businessId,
+        kind: 'card_sold',
+        title: 'You sold a gift card',
+        body: `A ${value} gift card was sold. ${formatMoney({ amount: Number(order.amount - fee), currency: order.currency })} is in your wallet.`,
+        link: '/dashboard/wallet',
+      },
+    ]);
+    // Last: the gift card's row is shared by every sale of that card, so its lock is held the shortest.
+    await incrementSoldCount(tx, order.giftCardId);
+    return 'issued';
+  });
+}

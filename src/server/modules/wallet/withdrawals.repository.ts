@@ -1,0 +1,129 @@
+import { and, eq, inArray, isNull, lte, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client';
+import { bankAccounts, ledgerAccounts, withdrawals } from './wallet.schema';
+
+export type WithdrawalRow = typeof withdrawals.$inferSelect;
+
+export async function insertWithdrawal(
+  db: DbOrTx,
+  row: typeof withdrawals.$inferInsert,
+): Promise<WithdrawalRow> {
+  const [created] = await db.insert(withdrawals).values(row).returning();
+  return created!;
+}
+
+export async function findWithdrawalByKey(db: DbOrTx, businessId: string, key: string) {
+  const [row] = await db
+    .select()
+    .from(withdrawals)
+    .where(and(eq(withdrawals.businessId, businessId), eq(withdrawals.idempotencyKey, key)));
+  return row;
+}
+
+export async function findWithdrawal(db: DbOrTx, id: string) {
+  const [row] = await db
+    .select({ withdrawal: withdrawals, bank: bankAccounts })
+    .from(withdrawals)
+    .innerJoin(bankAccounts, eq(bankAccounts.id, withdrawals.bankAccountId))
+    .where(eq(withdrawals.id, id));
+  return row;
+}
+
+export async function lockWithdrawal(tx: DbOrTx, id: string): Promise<WithdrawalRow | undefined> {
+  const [row] = await tx.select().from(withdrawals).where(eq(withdrawals.id, id)).for('update');
+  return row;
+}
+
+export async function findWithdrawalByReference(db: DbOrTx, reference: string) {
+  const [row] = await db.select().from(withdrawals).where(eq(withdrawals.reference, reference));
+  return row;
+}
+
+export async function updateWithdrawal(
+  db: DbOrTx,
+  id: string,
+  values: Partial<typeof withdrawals.$inferInsert>,
+) {
+  await db
+    .update(withdrawals)
+    .set({ ...values, updatedAt: sql`now()` })
+    .where(eq(withdrawals.id, id));
+}
+
+export async function listWithdrawals(
+  db: DbOrTx,
+  businessId: string,
+  limit: number,
+  after?: { time: string; id: string },
+) {
+  return db
+    .select({
+      withdrawal: withdrawals,
+      bank: bankAccounts,
+      cursorTime: sql<string>`to_char(${withdrawals.createdAt} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`,
+    })
+    .from(withdrawals)
+    .innerJoin(bankAccounts, eq(bankAccounts.id, withdrawals.bankAccountId))
+    .where(
+      and(
+        eq(withdrawals.businessId, businessId),
+        after
+          ? sql`(${withdrawals.createdAt}, ${withdrawals.id}) < (${after.time}::timestamptz, ${after.id}::uuid)`
+          : undefined,
+      ),
+    )
+    .orderBy(sql`${withdrawals.createdAt} DESC NULLS LAST`, sql`${withdrawals.id} DESC NULLS LAST`)
+    .limit(limit);
+}
+
+/** Locks the business's wallet ledger account: withdrawals of one business are checked one at a time. */
+export async function lockWalletAccount(tx: DbOrTx, walletId: string): Promise<void> {
+  await tx
+    .select({ id: ledgerAccounts.id })
+    .from(ledgerAccounts)
+    .where(eq(ledgerAccounts.id, walletId))
+    .for('update');
+}
+
+export async function findLiveBankAccount(db: DbOrTx, businessId: string, id: string) {
+  const [row] = await db
+    .select()
+    .from(bankAccounts)
+    .where(
+      and(eq(bankAccounts.id, id), eq(bankAccounts.businessId, businessId), isNull(bankAccounts.removedAt)),
+    );
+  return row;
+}
+
+/** Withdrawals the payout job should look at now; each is leased for 30 s so one worker handles it at a time. */
+export async function leaseDueWithdrawals(tx: DbOrTx, limit: number) {
+  const rows = await tx
+    .select()
+    .from(withdrawals)
+    .where(
+      and(
+        inArray(withdrawals.status, ['requested', 'processing']),
+        lte(withdrawals.nextAttemptAt, sql`now()`),
+      ),
+    )
+    .orderBy(withdrawals.nextAttemptAt)
+    .limit(limit)
+    .for('update', { skipLocked: true });
+  for (const row of rows) {
+    await tx
+      .update(withdrawals)
+      .set({ nextAttemptAt: sql`now() + interval '30 seconds'`, attempts: sql`${withdrawals.attempts} + 1` })
+      .where(eq(withdrawals.id, row.id));
+  }
+  return rows;
+}
+
+/** Locks a live bank account FOR SHARE; false when it was removed meanwhile. */
+export async function shareLiveBankAccount(tx: DbOrTx, id: string): Promise<boolean> {
+  const [row] = await tx
+    .select({ id: bankAccounts.id })
+    .from(bankAccounts)
+    .where(and(eq(bankAccounts.id, id), isNull(bankAccounts.removedAt)))
+    .for('share');
+  return Boolean(row);
+}

@@ -1,0 +1,360 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import { formatMoney } from '../../../shared/money';
+import type { Withdrawal } from '../../../shared/wallet/schemas';
+import type { Db } from '../../db/client';
+import type { Config } from '../../env';
+import { decodeCursor, encodeCursor } from '../../lib/cursor';
+import { AppError, notFound } from '../../lib/app-error';
+import { ensurePlatformAccount, postEntry } from './ledger.posting';
+import { ownedAccountBalance } from './ledger.repository';
+import { openWallet } from './wallet.service';
+import { notify } from '../notifications/notifications.repository';
+import type { PayoutProvider, TransferState } from './payouts/payout-provider';
+import { assertPin } from './pin.service';
+import { findDefaultBankAccount, toBankAccount, type BankAccountRow } from './wallet.repository';
+import {
+  findLiveBankAccount,
+  findWithdrawal,
+  findWithdrawalByKey,
+  findWithdrawalByReference,
+  insertWithdrawal,
+  leaseDueWithdrawals,
+  listWithdrawals,
+  lockWalletAccount,
+  shareLiveBankAccount,
+  lockWithdrawal,
+  updateWithdrawal,
+  type WithdrawalRow,
+} from './withdrawals.repository';
+
+export interface WithdrawalDeps {
+  db: Db;
+  config: Config;
+  payouts: PayoutProvider;
+  log?: FastifyBaseLogger;
+}
+
+function toWithdrawal(row: WithdrawalRow, bank: BankAccountRow): Withdrawal {
+  return {
+    id: row.id,
+    amount: { amount: Number(row.amount), currency: row.currency },
+    status: row.status,
+    reference: row.reference,
+    bankAccount: toBankAccount(bank),
+    failureReason: row.failureReason,
+    createdAt: row.createdAt.toISOString(),
+    completedAt: row.completedAt?.toISOString() ?? null,
+  };
+}
+
+async function view(deps: WithdrawalDeps, id: string): Promise<Withdrawal> {
+  const found = await findWithdrawal(deps.db, id);
+  if (!found) throw notFound('That withdrawal');
+  return toWithdrawal(found.withdrawal, found.bank);
+}
+
+const money = (amount: bigint | number, currency: string) =>
+  formatMoney({ amount: Number(amount), currency });
+
+export interface WithdrawalRequest {
+  amount: number;
+  pin: string;
+  bankAccountId?: string;
+}
+
+/**
+ * Takes money out of the wallet: the PIN first (wrong tries count toward the lock-out), then in one
+ * transaction that holds the wallet's lock: the balance check, the ledger entry (wallet → payouts in
+ * flight) and the withdrawal row. The payout itself is a background job, so the request answers at once
+ * and a crash cannot lose it. With an Idempotency-Key, a retry gets the first answer and moves nothing.
+ */
+export async function requestWithdrawal(
+  deps: WithdrawalDeps,
+  businessId: string,
+  input: WithdrawalRequest,
+  idempotencyKey?: string,
+): Promise<{ withdrawal: Withdrawal; replayed: boolean }> {
+  const fingerprint = `${input.amount}:${input.bankAccountId ?? 'default'}`;
+  if (idempotencyKey) {
+    const existing = await findWithdrawalByKey(deps.db, businessId, idempotencyKey);
+    if (existing) return { withdrawal: await replay(deps, existing, fingerprint), replayed: true };
+  }
+  const currency = deps.config.CURRENCY;
+  if (input.amount < deps.config.WITHDRAWAL_MIN_MINOR) {
+    throw new AppError(
+      'VALIDATION_FAILED',
+      `The smallest withdrawal is ${money(deps.config.WITHDRAWAL_MIN_MINOR, currency)}.`,
+      {
+        details: {
+          fieldErrors: {
+            amount: [`The smallest withdrawal is ${money(deps.config.WITHDRAWAL_MIN_MINOR, currency)}.`],
+          },
+        },
+      },
+    );
+  }
+  const bank = input.bankAccountId
+    ? await findLiveBankAccount(deps.db, businessId, input.bankAccountId)
+    : await findDefaultBankAccount(deps.db, businessId);
+  if (!bank) {
+    throw input.bankAccountId
+      ? notFound('That bank account')
+      : new AppError('BANK_ACCOUNT_REQUIRED', 'Add a default bank account before you withdraw.');
+  }
+  await assertPin(deps.db, businessId, input.pin);
+
+  const amount = BigInt(input.amount);
+  let created: WithdrawalRow;
+  try {
+    created = await deps.db.transaction(async (tx) => {
+      const wallet = await openWallet(tx, businessId, currency);
+      const inFlight = await ensurePlatformAccount(tx, 'payouts_in_flight', currency);
+      await lockWalletAccount(tx, wallet);
+      // Holds the bank account against a concurrent removal (which checks for withdrawals in flight).
+      if (!(await shareLiveBankAccount(tx, bank.id))) throw notFound('That bank account');
+      const balance = await ownedAccountBalance(tx, 'business_wallet', businessId, currency);
+      if (amount > balance) {
+        throw new AppError(
+          'INSUFFICIENT_BALANCE',
+          `insufficient balance: you can withdraw at most ${money(balance, currency)}.`,
+          {
+            details: { availableBalance: Number(balance) },
+          },
+        );
+      }
+      const row = await insertWithdrawal(tx, {
+        businessId,
+        bankAccountId: bank.id,
+        amount,
+        currency,
+        reference: `WD-${randomBytes(10).toString('hex').toUpperCase()}`,
+        idempotencyKey: idempotencyKey ?? null,
+        requestFingerprint: fingerprint,
+        nextAttemptAt: new Date(),
+      });
+      await postEntry(tx, {
+        kind: 'withdrawal',
+        reference: `withdrawal:${row.id}`,
+        currency,
+        postings: [
+          { ledgerAccountId: wallet, amount: -amount },
+          { ledgerAccountId: inFlight, amount },
+        ],
+      });
+      await notify(tx, [
+        {
+          accountId: businessId,
+          kind: 'withdrawal_status',
+          title: 'Withdrawal requested',
+          body: `${money(amount, currency)} is on its way to ${bank.bankName} ••${bank.accountNumber.slice(-4)}.`,
+          link: '/dashboard/wallet',
+        },
+      ]);
+      return row;
+    });
+  } catch (error) {
+    const pgError = (error as { cause?: { code?: string; constraint?: string } }).cause;
+    if (
+      idempotencyKey &&
+      pgError?.code === '23505' &&
+      pgError.constraint === 'withdrawals_business_idempotency_unique'
+    ) {
+      const existing = await findWithdrawalByKey(deps.db, businessId, idempotencyKey);
+      if (existing) return { withdrawal: await replay(deps, existing, fingerprint), replayed: true };
+    }
+    throw error;
+  }
+  return { withdrawal: await view(deps, created.id), replayed: false };
+}
+
+async function replay(
+  deps: WithdrawalDeps,
+  existing: WithdrawalRow,
+  fingerprint: string,
+): Promise<Withdrawal> {
+  if (existing.requestFingerprint !== fingerprint) {
+    throw new AppError(
+      'IDEMPOTENCY_CONFLICT',
+      'This Idempotency-Key was already used for a different withdrawal.',
+    );
+  }
+  return view(deps, existing.id);
+}
+
+export async function getWithdrawal(
+  deps: WithdrawalDeps,
+  businessId: string,
+  id: string,
+): Promise<Withdrawal> {
+  const found = await findWithdrawal(deps.db, id);
+  if (!found || found.withdrawal.businessId !== businessId) throw notFound('That withdrawal');
+  return toWithdrawal(found.withdrawal, found.bank);
+}
+
+export async function listMyWithdrawals(
+  deps: WithdrawalDeps,
+  businessId: string,
+  query: { limit: number; cursor?: string },
+) {
+  const rows = await listWithdrawals(
+    deps.db,
+    businessId,
+    query.limit + 1,
+    query.cursor ? decodeCursor(query.cursor) : undefined,
+  );
+  const page = rows.slice(0, query.limit);
+  return {
+    items: page.map((r) => toWithdrawal(r.withdrawal, r.bank)),
+    nextCursor:
+      rows.length > query.limit
+        ? encodeCursor({ cursorTime: page.at(-1)!.cursorTime, id: page.at(-1)!.withdrawal.id })
+        : null,
+  };
+}
+
+/**
+ * Applies a transfer's state to its withdrawal, once: paid moves the money from in flight to settled;
+ * failed puts it back in the wallet. The withdrawal row is locked, so a webhook and the job racing each
+ * other (or a webhook delivered many times) change it once.
+ */
+export async function applyTransferState(
+  deps: WithdrawalDeps,
+  withdrawalId: string,
+  state: TransferState,
+): Promise<void> {
+  await deps.db.transaction(async (tx) => {
+    const row = await lockWithdrawal(tx, withdrawalId);
+    if (!row || row.status === 'paid' || row.status === 'failed') return;
+    const transferCode = state.transferCode ?? row.providerTransferCode;
+    if (state.status === 'pending') {
+      if (row.status === 'requested') {
+        await updateWithdrawal(tx, row.id, {
+          status: 'processing',
+          providerTransferCode: transferCode,
+          nextAttemptAt: new Date(Date.now() + 1000),
+        });
+        await notify(tx, [
+          {
+            accountId: row.businessId,
+            kind: 'withdrawal_status',
+            title: 'Withdrawal processing',
+            body: `Your ${money(row.amount, row.currency)} withdrawal is being sent to your bank.`,
+            link: '/dashboard/wallet',
+          },
+        ]);
+      } else {
+        await updateWithdrawal(tx, row.id, { nextAttemptAt: new Date(Date.now() + 1000) });
+      }
+      return;
+    }
+    const inFlight = await ensurePlatformAccount(tx, 'payouts_in_flight', row.currency);
+    if (state.status === 'success') {
+      const settled = await ensurePlatformAccount(tx, 'payouts_settled', row.currency);
+      await postEntry(tx, {
+        kind: 'payout_settled',
+        reference: `withdrawal:${row.id}:settled`,
+        currency: row.currency,
+        postings: [
+          { ledgerAccountId: inFlight, amount: -row.amount },
+          { ledgerAccountId: settled, amount: row.amount },
+        ],
+      });
+      await updateWithdrawal(tx, row.id, {
+        status: 'paid',
+        providerTransferCode: transferCode,
+        completedAt: new Date(),
+        nextAttemptAt: null,
+      });
+      await notify(tx, [
+        {
+          accountId: row.businessId,
+          kind: 'withdrawal_status',
+          title: 'Withdrawal paid',
+          body: `${money(row.amount, row.currency)} has been paid into your bank account.`,
+          link: '/dashboard/wallet',
+        },
+      ]);
+      return;
+    }
+    const wallet = await openWallet(tx, row.businessId, row.currency);
+    await postEntry(tx, {
+      kind: 'payout_reversed',
+      reference: `withdrawal:${row.id}:reversed`,
+      currency: row.currency,
+      postings: [
+        { ledgerAccountId: inFlight, amount: -row.amount },
+        { ledgerAccountId: wallet, amount: row.amount },
+      ],
+    });
+    await updateWithdrawal(tx, row.id, {
+      status: 'failed',
+      failureReason: state.reason,
+      providerTransferCode: transferCode,
+      completedAt: new Date(),
+      nextAttemptAt: null,
+    });
+    await notify(tx, [
+      {
+        accountId: row.businessId,
+        kind: 'withdrawal_status',
+        title: 'Withdrawal failed',
+        body: `Your ${money(row.amount, row.currency)} withdrawal failed (${state.reason}). The money is back in your wallet.`,
+        link: '/dashboard/wallet',
+      },
+    ]);
+  });
+}
+
+/** The payout job: sends due transfers (once per reference) and follows the ones in progress. */
+export async function processDueWithdrawals(deps: WithdrawalDeps, limit = 20): Promise<number> {
+  const due = await deps.db.transaction((tx) => leaseDueWithdrawals(tx, limit));
+  for (const row of due) {
+    try {
+      const found = await findWithdrawal(deps.db, row.id);
+      const state =
+        row.status === 'requested'
+          ? await deps.payouts.transfer({
+              reference: row.reference,
+              amount: row.amount,
+              currency: row.currency,
+              bankCode: found!.bank.bankCode,
+              accountNumber: found!.bank.accountNumber,
+              accountName: found!.bank.accountName,
+              reason: 'Giftmart wallet withdrawal',
+            })
+          : await deps.payouts.checkTransfer(row.reference);
+      await applyTransferState(deps, row.id, state);
+    } catch (error) {
+      // Left leased: it is picked up again in 30 s. The reference makes a repeated transfer the same one.
+      deps.log?.warn({ err: error, reference: row.reference }, 'payout attempt failed; will retry');
+    }
+  }
+  return due.length;
+}
+
+export async function applyTransferEvent(
+  deps: WithdrawalDeps,
+  reference: string,
+  state: TransferState,
+): Promise<boolean> {
+  const row = await findWithdrawalByReference(deps.db, reference);
+  if (!row) return false;
+  await applyTransferState(deps, row.id, state);
+  return true;
+}
+
+export function startPayoutWorker(deps: WithdrawalDeps, intervalMs = 250): () => Promise<void> {
+  let running: Promise<unknown> = Promise.resolve();
+  let stopped = false;
+  const timer = setInterval(() => {
+    running = running
+      .then(() => (stopped ? 0 : processDueWithdrawals(deps)))
+      .catch((error: unknown) => deps.log?.error({ err: error }, 'payout worker failed'));
+  }, intervalMs);
+  return async () => {
+    stopped = true;
+    clearInterval(timer);
+    await running;
+  };
+}

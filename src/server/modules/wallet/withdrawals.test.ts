@@ -1,0 +1,391 @@
+import { createHmac } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeNuban } from '../../../shared/wallet/banks';
+import { createTestApp, registerAndLogin, type TestApp } from '../../../../tests/fixtures/test-app';
+import { bankAccounts } from './wallet.schema';
+import { ensurePlatformAccount, postEntry } from './ledger.posting';
+import { openWallet } from './wallet.service';
+import { createSandboxPayouts, SANDBOX_FAILING_ACCOUNT } from './payouts/sandbox-payouts';
+import { processDueWithdrawals } from './withdrawals.service';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+const PIN = '2580';
+
+/** A business with money in its wallet (a balanced sale entry), a PIN and a default bank account. */
+async function fundedBusiness(
+  balanceKobo: bigint,
+  options: { accountNumber?: string; pin?: boolean; bank?: boolean } = {},
+) {
+  const business = await registerAndLogin(t.app, 'business');
+  const id = business.account.id;
+  await t.database.db.transaction(async (tx) => {
+    const wallet = await openWallet(tx, id, 'NGN');
+    const clearing = await ensurePlatformAccount(tx, 'payment_clearing', 'NGN');
+    await postEntry(tx, {
+      kind: 'sale',
+      reference: `test-funding:${id}`,
+      currency: 'NGN',
+      postings: [
+        { ledgerAccountId: clearing, amount: -balanceKobo },
+        { ledgerAccountId: wallet, amount: balanceKobo },
+      ],
+    });
+  });
+  if (options.pin !== false) {
+    const res = await business.request({
+      method: 'POST',
+      url: '/api/v1/wallet/pin',
+      payload: { pin: PIN, confirmPin: PIN },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+  }
+  let bankId: string | undefined;
+  if (options.bank !== false) {
+    const [bank] = await t.database.db
+      .insert(bankAccounts)
+      .values({
+        businessId: id,
+        bankCode: '058',
+        bankName: 'Guaranty Trust Bank',
+        accountNumber:
+          options.accountNumber ??
+          makeNuban('058', String(100000000 + Math.floor(Math.random() * 899999999))),
+        accountName: 'TEST HOLDER',
+        isDefault: true,
+      })
+      .returning();
+    bankId = bank!.id;
+  }
+  return { ...business, id, bankId };
+}
+
+async function balance(business: { request: Awaited<ReturnType<typeof registerAndLogin>>['request'] }) {
+  return (await business.request({ method: 'GET', url: '/api/v1/wallet' })).json().balance.amount as number;
+}
+
+async function unbalancedEntries(): Promise<number> {
+  const rows = await t.database.db.execute(
+    sql`SELECT entry_id FROM postings GROUP BY entry_id HAVING sum(amount) <> 0`,
+  );
+  return rows.rows.length;
+}
+
+const payouts = () => createSandboxPayouts({ db: t.database.db, settleMs: 0 });
+async function settleAll() {
+  // Two passes: the first sends the transfer, the second (after its lease) reads the final state.
+  for (let i = 0; i < 3; i += 1) {
+    await t.database.db.execute(
+      sql`UPDATE withdrawals SET next_attempt_at = now() WHERE status IN ('requested', 'processing')`,
+    );
+    await processDueWithdrawals({ db: t.database.db, config: t.config, payouts: payouts() }, 200);
+  }
+}
+
+describe('POST /api/v1/withdrawals', () => {
+  it('takes the money from the wallet at once and pays it out: requested → paid, ledger balanced', async () => {
+    const business = await fundedBusiness(1_000_000n);
+    const res = await business.request({
+      method: 'POST',
+      url: '/api/v1/withdrawals',
+      payload: { amount: 250_000, pin: PIN },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json()).toMatchObject({ status: 'requested', amount: { amount: 250_000, currency: 'NGN' } });
+    expect(await balance(business)).toBe(750_000);
+    await settleAll();
+    const after = await business.request({ method: 'GET', url: `/api/v1/withdrawals/${res.json().id}` });
+    expect(after.json()).toMatchObject({ status: 'paid' });
+    expect(await balance(business)).toBe(750_000);
+    expect(await unbalancedEntries()).toBe(0);
+    const history = await business.request({ method: 'GET', url: '/api/v1/withdrawals' });
+    expect(history.json().items.map((w: { id: string }) => w.id)).toEqual([res.json().id]);
+  });
+
+  it('a failed transfer is reversed: the money is back in the wallet and the history says failed', async () => {
+    const business = await fundedBusiness(500_000n, { accountNumber: SANDBOX_FAILING_ACCOUNT });
+    const res = await business.request({
+      method: 'POST',
+      url: '/api/v1/withdrawals',
+      payload: { amount: 200_000, pin: PIN },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(await balance(business)).toBe(300_000);
+    await settleAll();
+    const after = (
+      await business.request({ method: 'GET', url: `/api/v1/withdrawals/${res.json().id}` })
+    ).json();
+    expect(after.status).toBe('failed');
+    expect(after.failureReason).toMatch(/rejected/);
+    expect(await balance(business)).toBe(500_000);
+    const notes = await t.database.db.execute<{ title: string }>(
+      sql`SELECT title FROM notifications WHERE account_id = ${business.id} AND kind = 'withdrawal_status' ORDER BY created_at`,
+    );
+    expect(notes.rows.map((r) => r.title)).toContain('Withdrawal failed');
+    expect(await unbalancedEntries()).toBe(0);
+  });
+
+  it('20 withdrawals of ₦1,000 at once from ₦10,000: exactly 10 succeed, the rest are refused, never below zero', async () => {
+    const business = await fundedBusiness(1_000_000n);
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        business.request({
+          method: 'POST',
+          url: '/api/v1/withdrawals',
+          payload: { amount: 100_000, pin: PIN },
+        }),
+      ),
+    );
+    const statuses = results.map((r) => r.statusCode);
+    expect(statuses.filter((s) => s === 201)).toHaveLength(10);
+    const refused = results.filter((r) => r.statusCode !== 201);
+    expect(refused).toHaveLength(10);
+    for (const r of refused) {
+      expect(r.statusCode).toBe(400);
+      expect(r.json()).toMatchObject({ code: 'INSUFFICIENT_BALANCE' });
+      expect(r.json().message).toMatch(/insufficient balance/);
+    }
+    expect(await balance(business)).toBe(0);
+    expect(await unbalancedEntries()).toBe(0);
+  });
+
+  it('refuses amounts that are too small, too large, or not whole minor units, with clear messages', async () => {
+    const business = await fundedBusiness(500_000n);
+    const cases: [unknown, number, RegExp][] = [
+      [99_999, 400, /smallest withdrawal is ₦1,000\.00/],
+      [500_001, 400, /insufficient balance/],
+      [0, 400, /more than 0/],
+      [-100, 400, /more than 0/],
+      [1000.5, 400, /2 decimal places/],
+      ['100000', 400, /./],
+    ];
+    for (const [amount, status, message] of cases) {
+      const res = await business.request({
+        method: 'POST',
+        url: '/api/v1/withdrawals',
+        payload: { amount, pin: PIN },
+      });
+      expect(res.statusCode, String(amount)).toBe(status);
+      expect(res.json().message, String(amount)).toMatch(message);
+    }
+    expect(await balance(business)).toBe(500_000);
+  });
+
+  it('a wrong PIN moves nothing and counts toward the lock-out', async () => {
+    const business = await fundedBusiness(500_000n);
+    const res = await business.request({
+      method: 'POST',
+      url: '/api/v1/withdrawals',
+      payload: { amount: 100_000, pin: '9999' },
+    });
+    expect(res.statusCode).toBe(403);
+    expect(res.json().message).toMatch(/tries left/);
+    expect(await balance(business)).toBe(500_000);
+  });
+
+  it('needs a bank account', async () => {
+    const business = await fundedBusiness(500_000n, { bank: false });
+    const res = await business.request({
+      method: 'POST',
+      url: '/api/v1/withdrawals',
+      payload: { amount: 100_000, pin: PIN },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ code: 'BANK_ACCOUNT_REQUIRED' });
+  });
+
+  it('Idempotency-Key: a retry returns the first withdrawal and moves no money twice; another body is 409', async () => {
+    const business = await fundedBusiness(1_000_000n);
+    const headers = { 'idempotency-key': `wd-${Date.now()}-${Math.random()}` };
+    const first = await business.request({
+      method: 'POST',
+      url: '/api/v1/withdrawals',
+      headers,
+      payload: { amount: 100_000, pin: PIN },
+    });
+    const again = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        business.request({
+          method: 'POST',
+          url: '/api/v1/withdrawals',
+          headers,
+          payload: { amount: 100_000, pin: PIN },
+        }),
+      ),
+    );
+    expect(first.statusCode).toBe(201);
+    for (const r of again) {
+      expect(r.statusCode).toBe(200);
+      expect(r.json().id).toBe(first.json().id);
+    }
+    expect(await balance(business)).toBe(900_000);
+    const other = await business.request({
+      method: 'POST',
+      url: '/api/v1/withdrawals',
+      headers,
+      payload: { amount: 200_000, pin: PIN },
+    });
+    expect(other.statusCode).toBe(409);
+  });
+
+  it('a payout attempted twice (a crash between sending and recording) pays once', async () => {
+    const business = await fundedBusiness(500_000n);
+    const res = await business.request({
+      method: 'POST',
+      url: '/api/v1/withdrawals',
+      payload: { amount: 100_000, pin: PIN },
+    });
+    const id = res.json().id as string;
+    const provider = payouts();
+    const [row] = (
+      await t.database.db.execute<{ reference: string }>(
+        sql`SELECT reference FROM withdrawals WHERE id = ${id}`,
+      )
+    ).rows;
+    // The provider got the transfer but the app died before recording it: the row is still 'requested'.
+    await provider.transfer({
+      reference: row!.reference,
+      amount: 100_000n,
+      currency: 'NGN',
+      bankCode: '058',
+      accountNumber: '0000000000',
+      accountName: 'X',
+      reason: 'test',
+    });
+    await settleAll();
+    const transfers = await t.database.db.execute(
+      sql`SELECT count(*)::int AS n FROM sandbox_transfers WHERE reference = ${row!.reference}`,
+    );
+    expect(transfers.rows[0]).toEqual({ n: 1 });
+    expect((await business.request({ method: 'GET', url: `/api/v1/withdrawals/${id}` })).json().status).toBe(
+      'paid',
+    );
+    const settled = await t.database.db.execute(
+      sql`SELECT count(*)::int AS n FROM journal_entries WHERE reference = ${`withdrawal:${id}:settled`}`,
+    );
+    expect(settled.rows[0]).toEqual({ n: 1 });
+  });
+});
+
+describe('who may see and use withdrawals', () => {
+  it('another business cannot see or use them; a user gets 403; signed out 401', async () => {
+    const owner = await fundedBusiness(500_000n);
+    const res = await owner.request({
+      method: 'POST',
+      url: '/api/v1/withdrawals',
+      payload: { amount: 100_000, pin: PIN },
+    });
+    const other = await registerAndLogin(t.app, 'business');
+    expect(
+      (await other.request({ method: 'GET', url: `/api/v1/withdrawals/${res.json().id}` })).statusCode,
+    ).toBe(404);
+    expect((await other.request({ method: 'GET', url: '/api/v1/withdrawals' })).json().items).toEqual([]);
+    const foreignBank = await other.request({
+      method: 'POST',
+      url: '/api/v1/withdrawals',
+      payload: { amount: 100_000, pin: PIN, bankAccountId: owner.bankId },
+    });
+    expect(foreignBank.statusCode).toBe(404);
+    const user = await registerAndLogin(t.app, 'user');
+    expect((await user.request({ method: 'GET', url: '/api/v1/withdrawals' })).statusCode).toBe(403);
+    expect((await t.app.inject({ method: 'GET', url: '/api/v1/withdrawals' })).statusCode).toBe(401);
+  });
+});
+
+describe('legacy POST /api/withdraw-money/{businessId}', () => {
+  it('withdraws naira to the default account for the business itself', async () => {
+    const business = await fundedBusiness(500_000n);
+    const res = await business.request({
+      method: 'POST',
+      url: `/api/withdraw-money/${business.id}`,
+      payload: { amount: 1500, pin: PIN },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json()).toMatchObject({
+      message: 'Withdrawal requested',
+      data: { amount: { amount: 150_000 } },
+    });
+    expect(await balance(business)).toBe(350_000);
+  });
+
+  it('says which set-up step is missing, and refuses another business', async () => {
+    const noPin = await fundedBusiness(500_000n, { pin: false });
+    const a = await noPin.request({
+      method: 'POST',
+      url: `/api/withdraw-money/${noPin.id}`,
+      payload: { amount: 1500 },
+    });
+    expect(a.statusCode).toBe(400);
+    expect(a.json().message).toMatch(/PIN/);
+    const noBank = await fundedBusiness(500_000n, { bank: false });
+    const b = await noBank.request({
+      method: 'POST',
+      url: `/api/withdraw-money/${noBank.id}`,
+      payload: { amount: 1500, pin: PIN },
+    });
+    expect(b.statusCode).toBe(400);
+    expect(b.json().message).toMatch(/bank account/);
+    const other = await registerAndLogin(t.app, 'business');
+    const c = await other.request({
+      method: 'POST',
+      url: `/api/withdraw-money/${noBank.id}`,
+      payload: { amount: 1500, pin: PIN },
+    });
+    expect(c.statusCode).toBe(403);
+  });
+});
+
+describe('Paystack transfer webhooks', () => {
+  it('a transfer.success delivered five times at once marks the withdrawal paid once', async () => {
+    const paystack = await createTestApp({
+      PAYMENT_PROVIDER: 'paystack',
+      PAYSTACK_SECRET_KEY: 'sk_test_withdrawals',
+    });
+    try {
+      const business = await fundedBusiness(500_000n);
+      const res = await business.request({
+        method: 'POST',
+        url: '/api/v1/withdrawals',
+        payload: { amount: 100_000, pin: PIN },
+      });
+      const { id, reference } = res.json() as { id: string; reference: string };
+      const raw = JSON.stringify({
+        event: 'transfer.success',
+        data: { reference, amount: 100000, status: 'success' },
+      });
+      const signature = createHmac('sha512', 'sk_test_withdrawals').update(raw).digest('hex');
+      const deliveries = await Promise.all(
+        Array.from({ length: 5 }, () =>
+          paystack.app.inject({
+            method: 'POST',
+            url: '/api/v1/payments/paystack/webhook',
+            headers: { 'content-type': 'application/json', 'x-paystack-signature': signature },
+            payload: raw,
+          }),
+        ),
+      );
+      expect(deliveries.map((d) => d.statusCode)).toEqual([200, 200, 200, 200, 200]);
+      expect(
+        (await business.request({ method: 'GET', url: `/api/v1/withdrawals/${id}` })).json().status,
+      ).toBe('paid');
+      const settled = await t.database.db.execute(
+        sql`SELECT count(*)::int AS n FROM journal_entries WHERE reference = ${`withdrawal:${id}:settled`}`,
+      );
+      expect(settled.rows[0]).toEqual({ n: 1 });
+      const bad = await paystack.app.inject({
+        method: 'POST',
+        url: '/api/v1/payments/paystack/webhook',
+        headers: { 'content-type': 'application/json', 'x-paystack-signature': 'forged' },
+        payload: raw,
+      });
+      expect(bad.statusCode).toBe(401);
+    } finally {
+      await paystack.close();
+    }
+  });
+});
