@@ -1,10 +1,15 @@
 import { defineConfig, devices } from '@playwright/test';
+import { CHROMIUM_ARGS, testBrowser } from './tests/fixtures/browser';
 
 const PORT = Number(process.env.E2E_PORT ?? 3100);
 
+// Debian's /usr/bin/chromium when the machine has it, else the one inside @sparticuz/chromium (never a
+// downloaded browser). Top-level await: package.json says "type": "module".
+const browser = await testBrowser();
+
 /**
- * Browser journeys in Debian's Chromium (never a downloaded browser). The server is the built app on its
- * own port and, without DATABASE_URL, a fresh embedded PostgreSQL under data/test-e2e.
+ * Browser journeys in Chromium (see tests/fixtures/browser.ts). The server is the built app on its own port
+ * and, without DATABASE_URL, a fresh embedded PostgreSQL under data/test-e2e-<port>.
  */
 export default defineConfig({
   testDir: 'tests/e2e',
@@ -19,16 +24,9 @@ export default defineConfig({
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
     launchOptions: {
-      executablePath: '/usr/bin/chromium',
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-        '--disable-quic',
-      ],
+      executablePath: browser.executablePath,
+      env: browser.env,
+      args: CHROMIUM_ARGS,
     },
   },
   projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], channel: undefined } }],
