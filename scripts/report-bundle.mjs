@@ -16,8 +16,13 @@ function visit(key) {
   files.add(chunk.file);
   for (const imported of chunk.imports ?? []) visit(imported);
 }
+const LANDING = 'src/web/features/site/landing-page.tsx';
+if (!manifest[LANDING]) {
+  console.error(`${LANDING} is not in the build manifest: did the landing page move? Update LANDING here.`);
+  process.exit(1);
+}
 visit('index.html');
-visit('src/web/features/landing/landing-page.tsx');
+visit(LANDING);
 
 let total = 0;
 for (const file of files) total += gzipSync(readFileSync(path.join(dist, file)), { level: 9 }).length;

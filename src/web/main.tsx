@@ -13,7 +13,7 @@ const { bizClient, userData } = useGiftCardStore.getState();
 // A signed-out first visit to / is the landing page, which has a 100 KB budget: it renders without the
 // router (its links are plain links), and the router arrives with the first screen that needs it.
 if (window.location.pathname === '/' && !bizClient && !userData) {
-  const { default: LandingPage } = await import('./features/landing/landing-page');
+  const { default: LandingPage } = await import('./features/site/landing-page');
   render(<LandingPage />);
 } else {
   const [{ RouterProvider }, { router }] = await Promise.all([

@@ -1,10 +1,6 @@
 import { lazy, type ComponentType } from 'react';
+import { ChunkLoadError } from '../lib/chunk-load-error';
 import { CHUNK_LOAD_TIMEOUT_MS } from '../lib/constants';
-
-/** Thrown when a lazily loaded part of the app does not arrive (seed §8's ChunkLoadError). */
-export class ChunkLoadError extends Error {
-  override name = 'ChunkLoadError';
-}
 
 let chunkCounter = 0;
 
@@ -12,7 +8,7 @@ let chunkCounter = 0;
  * React.lazy with the seed's 120-second chunk time-out. A chunk that fails or times out becomes a
  * ChunkLoadError, which the route error screen turns into a message with a reload button.
  */
-export function lazyPage<T extends ComponentType<object>>(load: () => Promise<{ default: T }>) {
+export function lazyPage<P extends object>(load: () => Promise<{ default: ComponentType<P> }>) {
   const n = (chunkCounter += 1);
   return lazy(() => {
     let timer: ReturnType<typeof setTimeout> | undefined;

@@ -1,6 +1,6 @@
 import { isRouteErrorResponse, Link, useRouteError } from 'react-router';
 import { Button } from '../components/ui/button';
-import { ChunkLoadError } from './lazy-page';
+import { ChunkLoadError } from '../lib/chunk-load-error';
 
 /** What a person sees instead of a blank page when a screen fails to load or render. */
 export function RouteError() {

@@ -1,0 +1,25 @@
+import { icons } from '../../components/ui/icon';
+import { useGiftCardStore } from '../../lib/store';
+import { DashboardShell, type NavItem } from './dashboard-shell';
+
+/** Seed §2 "Business dashboard": the menu items and their routes. */
+const items: NavItem[] = [
+  { to: '/dashboard', label: 'Home', icon: icons.home, end: true },
+  { to: '/dashboard/giftcard', label: 'Gift Cards', icon: icons.gift },
+  { to: '/dashboard/wallet', label: 'Wallet', icon: icons.wallet },
+  { to: '/dashboard/notify', label: 'Notification', icon: icons.bell },
+  { to: '/dashboard/support', label: 'Support', icon: icons.support },
+  { to: '/dashboard/account', label: 'Account', icon: icons.account },
+];
+
+export default function BusinessLayout() {
+  const business = useGiftCardStore((s) => s.bizClient);
+  return (
+    <DashboardShell
+      role="business"
+      navLabel="Business dashboard"
+      items={items}
+      account={{ name: business?.name ?? '', logoUrl: business?.logoUrl, caption: 'Business account' }}
+    />
+  );
+}

@@ -1,0 +1,233 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useId, useRef, useState, type CSSProperties } from 'react';
+import { NavLink, Outlet, useLocation, useNavigate } from 'react-router';
+import type { Role } from '../../../shared/accounts/schemas';
+import { Avatar } from '../../components/ui/avatar';
+import { Wordmark } from '../../components/ui/brand';
+import { Icon, icons } from '../../components/ui/icon';
+import { logOut } from '../../features/accounts/api';
+import { MOBILE_MENU, SIDEBAR_NARROW_PX, SIDEBAR_WIDE_PX } from '../../lib/constants';
+import { useGiftCardStore } from '../../lib/store';
+
+/**
+ * The layout both dashboards share (seed §2, §9). The building blocks their pages share (icon, avatar,
+ * page header, empty state, tabs) live in components/ui.
+ *
+ * Sizes follow the theme's breakpoints (md = 801 px, xl = 1052 px):
+ * - ≥ 1052 px: a 250 px sidebar with icons and labels;
+ * - 801–1051 px: a 60 px sidebar, icons only (each link keeps its name in aria-label and title);
+ * - ≤ 800 px: no sidebar; a top bar with a menu button that opens a 250 × 400 px menu panel.
+ */
+
+export interface NavItem {
+  to: string;
+  label: string;
+  /** An SVG path for a 24 × 24 outline icon. */
+  icon: string;
+  /** Match the path exactly (Home items), so Home is not active on every page below it. */
+  end?: boolean;
+}
+
+export interface DashboardShellProps {
+  /** Which signed-in profile Log Out forgets. */
+  role: Role;
+  /** The accessible name of the navigation landmark, e.g. "Business dashboard". */
+  navLabel: string;
+  items: NavItem[];
+  account: { name: string; logoUrl?: string | null; caption?: string };
+}
+
+function navLinkClass({ isActive }: { isActive: boolean }): string {
+  return `group flex min-h-11 items-center gap-3 rounded-lg px-3 py-2.5 text-sm font-medium transition focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600 ${
+    isActive
+      ? 'bg-brand-50 font-semibold text-brand-700'
+      : 'text-slate-700 hover:bg-slate-100 hover:text-slate-900'
+  }`;
+}
+
+const LOG_OUT = 'Log Out';
+
+export function DashboardShell({ role, navLabel, items, account }: DashboardShellProps) {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const { pathname } = useLocation();
+  const [menuOpen, setMenuOpen] = useState(false);
+  const [signingOut, setSigningOut] = useState(false);
+  const menuId = useId();
+  const menuButtonRef = useRef<HTMLButtonElement>(null);
+  const menuRef = useRef<HTMLDivElement>(null);
+
+  // A new page starts at its top (the document scrolls, so the sidebar and header stay put).
+  useEffect(() => {
+    window.scrollTo({ top: 0, behavior: 'instant' });
+  }, [pathname]);
+
+  // The mobile menu closes on Escape (focus goes back to its button) and on a click outside it.
+  useEffect(() => {
+    if (!menuOpen) return;
+    menuRef.current?.querySelector<HTMLElement>('a, button')?.focus();
+    function onKeyDown(event: globalThis.KeyboardEvent) {
+      if (event.key !== 'Escape') return;
+      setMenuOpen(false);
+      menuButtonRef.current?.focus();
+    }
+    function onPointerDown(event: PointerEvent) {
+      const target = event.target as Node;
+      if (menuRef.current?.contains(target) || menuButtonRef.current?.contains(target)) return;
+      setMenuOpen(false);
+    }
+    document.addEventListener('keydown', onKeyDown);
+    document.addEventListener('pointerdown', onPointerDown);
+    return () => {
+      document.removeEventListener('keydown', onKeyDown);
+      document.removeEventListener('pointerdown', onPointerDown);
+    };
+  }, [menuOpen]);
+
+  async function signOut() {
+    if (signingOut) return;
+    setSigningOut(true);
+    setMenuOpen(false);
+    try {
+      await logOut();
+    } catch {
+      // The session may already be gone on the server; this browser forgets it either way.
+    }
+    const store = useGiftCardStore.getState();
+    if (role === 'business') store.logout();
+    else store.Userlogout();
+    queryClient.clear();
+    navigate('/', { replace: true });
+  }
+
+  const sizes = {
+    '--sidebar-narrow': `${SIDEBAR_NARROW_PX}px`,
+    '--sidebar-wide': `${SIDEBAR_WIDE_PX}px`,
+    '--menu-w': `${MOBILE_MENU.width}px`,
+    '--menu-h': `${MOBILE_MENU.height}px`,
+  } as CSSProperties;
+
+  const logOutIcon = <Icon path={icons.logout} />;
+
+  return (
+    <div className="flex min-h-dvh bg-slate-50" style={sizes}>
+      <a
+        href="#main-content"
+        className="sr-only z-50 rounded-lg bg-white px-4 py-2 font-semibold text-brand-700 shadow focus:not-sr-only focus:fixed focus:left-3 focus:top-3"
+      >
+        Skip to main content
+      </a>
+
+      {/* Sidebar: 60 px (icons) from 801 px, 250 px (icons and labels) from 1052 px; hidden below. */}
+      <aside className="sticky top-0 hidden h-dvh w-(--sidebar-narrow) shrink-0 flex-col border-r border-slate-200 bg-white md:flex xl:w-(--sidebar-wide)">
+        <div className="flex h-16 shrink-0 items-center justify-center border-b border-slate-100 xl:justify-start xl:px-6">
+          {/* At 60 px only the mark fits; the word stays in the accessibility tree. */}
+          <div className="w-8 overflow-hidden xl:w-auto xl:overflow-visible">
+            <Wordmark className="whitespace-nowrap" />
+          </div>
+        </div>
+        <nav aria-label={navLabel} className="flex min-h-0 flex-1 flex-col overflow-y-auto px-2 py-4 xl:px-4">
+          <ul className="flex flex-col gap-1">
+            {items.map((item) => (
+              <li key={item.to}>
+                <NavLink
+                  to={item.to}
+                  end={item.end}
+                  aria-label={item.label}
+                  title={item.label}
+                  className={(state) => `${navLinkClass(state)} justify-center xl:justify-start`}
+                >
+                  <Icon path={item.icon} />
+                  <span className="hidden truncate xl:inline">{item.label}</span>
+                </NavLink>
+              </li>
+            ))}
+          </ul>
+          <div className="mt-auto border-t border-slate-100 pt-3">
+            <button
+              type="button"
+              onClick={signOut}
+              disabled={signingOut}
+              aria-label={LOG_OUT}
+              title={LOG_OUT}
+              className="flex min-h-11 w-full items-center justify-center gap-3 rounded-lg px-3 py-2.5 text-sm font-medium text-slate-700 transition hover:bg-red-50 hover:text-red-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600 disabled:cursor-wait disabled:opacity-70 xl:justify-start"
+            >
+              {logOutIcon}
+              <span className="hidden xl:inline">{signingOut ? 'Logging out…' : LOG_OUT}</span>
+            </button>
+          </div>
+        </nav>
+      </aside>
+
+      <div className="flex min-w-0 flex-1 flex-col">
+        <header className="sticky top-0 z-30 flex h-16 shrink-0 items-center gap-3 border-b border-slate-200 bg-white/95 px-4 backdrop-blur sm:px-6 md:px-8">
+          {/* Small screens: menu button and wordmark. */}
+          <div className="relative flex items-center gap-2 md:hidden">
+            <button
+              ref={menuButtonRef}
+              type="button"
+              aria-label="Open menu"
+              aria-expanded={menuOpen}
+              aria-controls={menuId}
+              onClick={() => setMenuOpen((open) => !open)}
+              className="flex h-11 w-11 items-center justify-center rounded-lg text-slate-800 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600"
+            >
+              <Icon path={menuOpen ? icons.close : icons.menu} className="h-6 w-6" />
+            </button>
+            <Wordmark />
+            <div
+              ref={menuRef}
+              id={menuId}
+              hidden={!menuOpen}
+              className="absolute left-0 top-full mt-3 flex h-(--menu-h) max-h-[calc(100dvh-5rem)] w-(--menu-w) flex-col overflow-y-auto rounded-2xl border border-slate-200 bg-white p-3 shadow-xl"
+            >
+              <nav aria-label={navLabel} className="flex flex-1 flex-col">
+                <ul className="flex flex-col gap-1">
+                  {items.map((item) => (
+                    <li key={item.to}>
+                      <NavLink
+                        to={item.to}
+                        end={item.end}
+                        className={navLinkClass}
+                        onClick={() => setMenuOpen(false)}
+                      >
+                        <Icon path={item.icon} />
+                        <span>{item.label}</span>
+                      </NavLink>
+                    </li>
+                  ))}
+                </ul>
+                <div className="mt-auto border-t border-slate-100 pt-2">
+                  <button
+                    type="button"
+                    onClick={signOut}
+                    disabled={signingOut}
+                    className="flex min-h-11 w-full items-center gap-3 rounded-lg px-3 py-2.5 text-sm font-medium text-slate-700 hover:bg-red-50 hover:text-red-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600 disabled:cursor-wait"
+                  >
+                    {logOutIcon}
+                    <span>{signingOut ? 'Logging out…' : LOG_OUT}</span>
+                  </button>
+                </div>
+              </nav>
+            </div>
+          </div>
+
+          {/* The signed-in account, on the right. */}
+          <div className="ml-auto flex min-w-0 items-center gap-3">
+            <div className="sr-only min-w-0 text-right sm:not-sr-only">
+              <p className="truncate text-sm font-semibold text-slate-900">{account.name}</p>
+              {account.caption ? <p className="truncate text-xs text-slate-600">{account.caption}</p> : null}
+            </div>
+            <Avatar name={account.name} src={account.logoUrl} decorative className="h-10 w-10 text-base" />
+          </div>
+        </header>
+
+        <main id="main-content" tabIndex={-1} className="flex-1 focus:outline-none">
+          <div className="mx-auto w-full max-w-6xl px-4 py-6 sm:px-6 md:px-8 md:py-8">
+            <Outlet />
+          </div>
+        </main>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,32 @@
+import type { RouteObject } from 'react-router';
+import { RequireRole } from '../guards';
+import { lazyPage } from '../lazy-page';
+import { RouteError } from '../route-error';
+import { page } from './page';
+
+const BusinessLayout = lazyPage(() => import('../layouts/business-layout'));
+const BusinessHomePage = lazyPage(() => import('../../features/wallet/business-home-page'));
+const BusinessGiftCardsPage = lazyPage(() => import('../../features/catalogue/business-giftcards-page'));
+const BusinessWalletPage = lazyPage(() => import('../../features/wallet/business-wallet-page'));
+const NotificationsPage = lazyPage(() => import('../../features/notifications/notifications-page'));
+const BusinessAccountPage = lazyPage(() => import('../../features/accounts/business-account-page'));
+const SupportPage = lazyPage(() => import('../../features/site/support-page'));
+
+/** Seed §2 "Business dashboard": /dashboard and its menu's screens, for a signed-in business only. */
+export const businessRoutes: RouteObject = {
+  path: '/dashboard',
+  element: page(
+    <RequireRole role="business">
+      <BusinessLayout />
+    </RequireRole>,
+  ),
+  errorElement: <RouteError />,
+  children: [
+    { index: true, element: page(<BusinessHomePage />) },
+    { path: 'giftcard', element: page(<BusinessGiftCardsPage />) },
+    { path: 'wallet', element: page(<BusinessWalletPage />) },
+    { path: 'notify', element: page(<NotificationsPage title="Notification" />) },
+    { path: 'support', element: page(<SupportPage />) },
+    { path: 'account', element: page(<BusinessAccountPage />) },
+  ],
+};

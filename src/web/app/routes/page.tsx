@@ -1,0 +1,20 @@
+import { Suspense, type ReactNode } from 'react';
+import { PublicOnly } from '../guards';
+
+function PageLoading() {
+  return (
+    <div className="flex min-h-[50vh] items-center justify-center" role="status" aria-live="polite">
+      <span
+        className="h-8 w-8 animate-spin rounded-full border-4 border-brand-200 border-t-brand-600"
+        aria-hidden="true"
+      />
+      <span className="sr-only">Loading…</span>
+    </div>
+  );
+}
+
+/** A lazily loaded screen, with a spinner while its code arrives. */
+export const page = (node: ReactNode) => <Suspense fallback={<PageLoading />}>{node}</Suspense>;
+
+/** A screen only for signed-out visitors (a signed-in one goes to their dashboard). */
+export const publicPage = (node: ReactNode) => page(<PublicOnly>{node}</PublicOnly>);

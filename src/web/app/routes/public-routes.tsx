@@ -1,0 +1,32 @@
+import type { RouteObject } from 'react-router';
+import { lazyPage } from '../lazy-page';
+import { page, publicPage } from './page';
+
+const LandingPage = lazyPage(() => import('../../features/site/landing-page'));
+const SelectAccountPage = lazyPage(() => import('../../features/accounts/select-account-page'));
+const UserLoginPage = lazyPage(() => import('../../features/accounts/user-login-page'));
+const BusinessLoginPage = lazyPage(() => import('../../features/accounts/business-login-page'));
+const RegisterUserPage = lazyPage(() => import('../../features/accounts/register-user-page'));
+const RegisterBusinessPage = lazyPage(() => import('../../features/accounts/register-business-page'));
+const FaqsPage = lazyPage(() => import('../../features/site/faqs-page'));
+const TermsPage = lazyPage(() => import('../../features/site/terms-page'));
+const NotFoundPage = lazyPage(() => import('../../features/site/not-found-page'));
+
+/** Signed-out screens: the landing page, choosing an account type, logging in and registering. */
+export const signedOutRoutes: RouteObject[] = [
+  { path: '/', element: publicPage(<LandingPage />) },
+  { path: '/select-account', element: publicPage(<SelectAccountPage />) },
+  { path: '/login', element: publicPage(<UserLoginPage />) },
+  { path: '/register', element: publicPage(<RegisterUserPage />) },
+  { path: '/business/login', element: publicPage(<BusinessLoginPage />) },
+  { path: '/business/register', element: publicPage(<RegisterBusinessPage />) },
+];
+
+/** Pages for everyone, signed in or not, that read the public config (in the query shell). */
+export const everyoneRoutes: RouteObject[] = [
+  { path: '/faqs', element: page(<FaqsPage />) },
+  { path: '/terms', element: page(<TermsPage />) },
+];
+
+/** Any other address. */
+export const notFoundRoute: RouteObject = { path: '*', element: page(<NotFoundPage />) };

@@ -1,0 +1,31 @@
+import type { PurchasedCard, PurchasedCardDetail, PurchasedCardPage } from '../../../shared/cards/schemas';
+import { api } from '../../lib/api';
+
+/** The cards a user owns: the list, one card with its activity, and revealing its code. */
+
+const PAGE_SIZE = 24;
+
+export const purchasedCardKeys = {
+  /** Everything about the user's own cards; invalidate this after a purchase. */
+  mine: ['purchased-cards'] as const,
+  mineList: ['purchased-cards', 'list'] as const,
+  mineOne: (cardId: string) => ['purchased-cards', 'detail', cardId] as const,
+};
+
+export function listPurchasedCards(cursor?: string, signal?: AbortSignal) {
+  const params = new URLSearchParams({ limit: String(PAGE_SIZE) });
+  if (cursor) params.set('cursor', cursor);
+  return api<PurchasedCardPage>(`/api/v1/purchased-cards?${params}`, { signal });
+}
+
+export function getPurchasedCard(cardId: string, signal?: AbortSignal) {
+  return api<PurchasedCardDetail>(`/api/v1/purchased-cards/${encodeURIComponent(cardId)}`, { signal });
+}
+
+export function revealCode(cardId: string) {
+  return api<{ code: string }>(`/api/v1/purchased-cards/${encodeURIComponent(cardId)}/code`, {
+    method: 'POST',
+  });
+}
+
+export type { PurchasedCard, PurchasedCardDetail };

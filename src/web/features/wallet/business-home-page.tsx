@@ -1,0 +1,136 @@
+import { useQuery } from '@tanstack/react-query';
+import { Link } from 'react-router';
+import { formatMoney } from '../../../shared/money';
+import { Icon, icons } from '../../components/ui/icon';
+import { PageHeader } from '../../components/ui/page-header';
+import { useGiftCardStore } from '../../lib/store';
+import { cardKeys, listOwnCards } from '../catalogue/api';
+import { getWallet, walletQueryKey } from './api';
+import { BalanceCard } from './balance-card';
+
+const PROMO_GRADIENTS = ['from-amber-600 to-orange-700', 'from-emerald-700 to-teal-800'];
+
+/** The set-up steps (seed §2 "Pending"): each links to where it is done and shows DONE once it is. */
+const pending = [
+  {
+    key: 'pin',
+    label: 'Set transaction pin',
+    icon: icons.key,
+    to: '/dashboard/account?tab=security&pin=create',
+  },
+  { key: 'bank', label: 'Add default bank', icon: icons.bank, to: '/dashboard/wallet?add-bank=1' },
+] as const;
+
+/** Seed §2 business "Home": welcome, balance, quick actions, promos and the pending set-up steps. */
+export default function BusinessHomePage() {
+  const business = useGiftCardStore((s) => s.bizClient);
+  const businessId = business?.id ?? '';
+  const wallet = useQuery({ queryKey: walletQueryKey, queryFn: ({ signal }) => getWallet(signal) });
+  const top = useQuery({
+    queryKey: cardKeys.topOwn(businessId),
+    queryFn: () => listOwnCards(businessId, undefined, 'best-selling', 2),
+    enabled: Boolean(businessId),
+  });
+  return (
+    <>
+      <PageHeader title={`Welcome, ${business?.name ?? ''}`}>
+        Here is how your business is doing on Giftmart.
+      </PageHeader>
+
+      <div className="grid gap-6 lg:grid-cols-3">
+        <div className="lg:col-span-2">
+          <BalanceCard />
+        </div>
+        <section
+          aria-labelledby="quick-actions"
+          className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm"
+        >
+          <h2 id="quick-actions" className="text-base font-semibold text-slate-900">
+            Quick Actions
+          </h2>
+          <Link
+            to="/dashboard/giftcard"
+            className="mt-4 flex items-center gap-4 rounded-xl border border-slate-200 p-4 transition hover:border-brand-300 hover:bg-brand-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600"
+          >
+            <span className="flex h-11 w-11 items-center justify-center rounded-xl bg-brand-100 text-brand-700">
+              <Icon path={icons.gift} className="h-6 w-6" />
+            </span>
+            <span className="flex-1 font-semibold text-slate-900">Sell Gift Card</span>
+            <Icon path={icons.arrowRight} className="h-5 w-5 text-slate-500" />
+          </Link>
+        </section>
+      </div>
+
+      <section aria-labelledby="top-gift-cards" className="mt-8">
+        <h2 id="top-gift-cards" className="text-lg font-semibold text-slate-900">
+          Top Gift Cards
+        </h2>
+        <ul className="mt-4 grid gap-4 sm:grid-cols-2">
+          {PROMO_GRADIENTS.map((gradient, index) => {
+            const card = top.data?.items[index];
+            return (
+              <li key={gradient}>
+                <Link
+                  to={card ? `/dashboard/giftcard?tab=list#card-${card.id}` : '/dashboard/giftcard'}
+                  className={`relative flex min-h-36 flex-col justify-between overflow-hidden rounded-2xl bg-gradient-to-br ${gradient} p-6 text-white shadow-sm transition hover:-translate-y-0.5 hover:shadow-md focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600`}
+                >
+                  <span
+                    aria-hidden="true"
+                    className="absolute -right-6 -top-6 h-28 w-28 rounded-full bg-white/15"
+                  />
+                  <Icon path={icons.tag} className="relative h-7 w-7" />
+                  <span className="relative mt-6 max-w-[16rem] text-xl font-bold leading-snug [text-shadow:0_1px_2px_rgb(0_0_0/0.25)]">
+                    Trade gift cards for Fast Cash
+                  </span>
+                  <span className="relative mt-1 text-sm font-medium text-white [text-shadow:0_1px_2px_rgb(0_0_0/0.35)]">
+                    {card
+                      ? `${card.soldCount === 0 ? 'On sale' : index === 0 ? 'Best seller' : 'Runner-up'}: ${formatMoney(card.amount)} · ${card.soldCount} sold`
+                      : index === 0 && !top.data?.items.length
+                        ? 'Create your first card'
+                        : 'Create another card'}
+                  </span>
+                </Link>
+              </li>
+            );
+          })}
+        </ul>
+      </section>
+
+      <section
+        aria-labelledby="pending"
+        className="mt-8 rounded-2xl border border-slate-200 bg-white shadow-sm"
+      >
+        <h2 id="pending" className="px-6 pt-5 text-lg font-semibold text-slate-900">
+          Pending
+        </h2>
+        <ul className="mt-2 divide-y divide-slate-100">
+          {pending.map((item) => {
+            const done = item.key === 'pin' ? wallet.data?.pinSet : Boolean(wallet.data?.defaultBankAccount);
+            return (
+              <li key={item.key}>
+                <Link
+                  to={item.to}
+                  className="flex items-center gap-4 px-6 py-4 transition hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-offset-[-2px] focus-visible:outline-brand-600"
+                >
+                  <span className="flex h-10 w-10 items-center justify-center rounded-full bg-slate-100 text-slate-700">
+                    <Icon path={item.icon} />
+                  </span>
+                  <span className="flex-1 font-medium text-slate-900">{item.label}</span>
+                  {done ? (
+                    <span className="rounded-full bg-emerald-100 px-2.5 py-1 text-xs font-bold tracking-wide text-emerald-900">
+                      DONE
+                    </span>
+                  ) : (
+                    <span className="rounded-full bg-amber-100 px-2.5 py-1 text-xs font-bold tracking-wide text-amber-900">
+                      PENDING
+                    </span>
+                  )}
+                </Link>
+              </li>
+            );
+          })}
+        </ul>
+      </section>
+    </>
+  );
+}
