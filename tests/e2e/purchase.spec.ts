@@ -129,4 +129,21 @@ test.describe('buying a gift card', () => {
     await expect(page.getByText('We couldn’t find this card in your account')).toBeVisible();
     await expect(page.getByRole('link', { name: 'Back to My Gift Cards' })).toBeVisible();
   });
+
+  test("the old app's literal card link /user-dashboard/card/id says where it came from and leads to the catalogue", async ({
+    page,
+  }) => {
+    const user = await registerViaApi(page, 'user');
+    await logInViaForm(page, 'user', user.email);
+    await page.goto('/user-dashboard/card/id');
+    await expect(
+      page.getByRole('heading', { level: 1, name: 'Gift card link from the old app' }),
+    ).toBeVisible();
+    await expect(page.getByText('This link came from the old Giftmart app')).toBeVisible();
+    await expect(page.getByText('We couldn’t find this gift card')).toHaveCount(0);
+    await expectNoSeriousA11yViolations(page);
+    await page.getByRole('link', { name: 'Browse gift cards' }).click();
+    await expect(page).toHaveURL(/\/user-dashboard$/);
+    await expect(page.getByRole('heading', { level: 1, name: 'All Gift Cards' })).toBeVisible();
+  });
 });
