@@ -6,7 +6,8 @@ import { cpSync, readFileSync, rmSync } from 'node:fs';
 const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
 rmSync('dist/server', { recursive: true, force: true });
 await build({
-  entryPoints: ['src/server/server.ts', 'src/server/db/seed.ts'],
+  // Named entry points: the seed lands beside the server (dist/server/seed.js), where the migrations are.
+  entryPoints: { server: 'src/server/server.ts', seed: 'scripts/seed.ts' },
   outdir: 'dist/server',
   bundle: true,
   platform: 'node',

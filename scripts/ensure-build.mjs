@@ -12,6 +12,7 @@ const inputs = [
   'package.json',
   'package-lock.json',
   'scripts/build-server.mjs',
+  'scripts/seed.ts',
 ];
 
 function newest(target) {

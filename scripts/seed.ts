@@ -2,13 +2,18 @@ import { existsSync } from 'node:fs';
 import { demoBusinesses, demoCards, demoUsers, DEMO_PASSWORD } from '../tests/fixtures/demo-data';
 import { registerBusinessSchema, registerUserSchema } from '../src/shared/accounts/schemas';
 import { loadConfig } from '../src/server/env';
-import { findAccountByEmail } from '../src/server/modules/accounts/accounts.repository';
-import { registerBusiness, registerUser } from '../src/server/modules/accounts/accounts.service';
+import {
+  findAccountByEmailAddress as findAccountByEmail,
+  registerBusiness,
+  registerUser,
+} from '../src/server/modules/accounts/accounts.service';
 import { countOwnCards, createGiftCard, listOwnCards } from '../src/server/modules/catalogue/catalogue.service';
-import { createPaymentProvider } from '../src/server/modules/orders/payments/payments';
-import { createCodeVault } from '../src/server/modules/cards/code-vault';
-import { confirmPayment, startPurchase } from '../src/server/modules/orders/orders.service';
-import { listMyCards } from '../src/server/modules/cards/cards.service';
+import { createCodeVault, listMyCards } from '../src/server/modules/cards/cards.service';
+import {
+  confirmPayment,
+  createPaymentProvider,
+  startPurchase,
+} from '../src/server/modules/orders/orders.service';
 import { openDatabase } from '../src/server/db/database';
 
 /**

@@ -7,29 +7,34 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type { Db } from './db/client';
 import type { Config } from './env';
-import { authRoutes } from './modules/accounts/accounts.routes';
-import { bankAccountRoutes } from './modules/wallet/bank-accounts.routes';
+import { accountRoutes } from './modules/accounts/accounts.routes';
+import { resolveToken } from './modules/accounts/accounts.service';
+import { cardRoutes } from './modules/cards/cards.routes';
+import { createCodeVault } from './modules/cards/cards.service';
 import { giftCardRoutes } from './modules/catalogue/catalogue.routes';
+import { diskStorage, type Storage } from './modules/catalogue/storage';
+import { uploadsRoutes } from './modules/catalogue/uploads.routes';
 import { legacyAuthRoutes } from './modules/legacy/legacy-auth.routes';
 import { legacyCardRoutes } from './modules/legacy/legacy-cards.routes';
-import { uploadsRoutes } from './modules/catalogue/uploads.routes';
+import { legacyWithdrawalRoutes } from './modules/legacy/legacy-withdrawals.routes';
 import { checkoutRoutes } from './modules/orders/checkout.routes';
+import { purchaseRoutes } from './modules/orders/orders.routes';
+import { paymentWebhookHandler } from './modules/orders/orders.service';
+import type { PaymentProvider } from './modules/orders/payments/payment-provider';
 import { createPaymentProvider } from './modules/orders/payments/payments';
+import { bankAccountRoutes } from './modules/wallet/bank-accounts.routes';
 import type { PayoutProvider } from './modules/wallet/payouts/payout-provider';
 import { createPayoutProvider } from './modules/wallet/payouts/payouts';
-import type { PaymentProvider } from './modules/orders/payments/payment-provider';
-import { webhookRoutes } from './plugins/webhooks';
-import { createCodeVault } from './modules/cards/code-vault';
-import { purchaseRoutes } from './modules/orders/orders.routes';
-import { diskStorage, type Storage } from './modules/catalogue/storage';
-import { configRoutes, healthRoutes } from './plugins/meta';
 import { pinRoutes } from './modules/wallet/pin.routes';
 import { walletRoutes } from './modules/wallet/wallet.routes';
-import { legacyWithdrawalRoutes, withdrawalRoutes } from './modules/wallet/withdrawals.routes';
+import { withdrawalRoutes } from './modules/wallet/withdrawals.routes';
+import { transferWebhookHandler } from './modules/wallet/withdrawals.service';
 import { registerAuth } from './plugins/auth';
 import { registerErrorHandling } from './plugins/errors';
+import { configRoutes, healthRoutes } from './plugins/meta';
 import { registerOpenApi } from './plugins/openapi';
 import { registerWeb } from './plugins/web';
+import { webhookRoutes, type WebhookHandler } from './plugins/webhooks';
 
 export interface AppOptions {
   config: Config;
@@ -100,18 +105,22 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     payouts: options.payouts ?? createPayoutProvider(config, db),
     codes: createCodeVault(config.CODE_ENCRYPTION_KEY),
   };
-  await app.register(registerAuth, deps);
+  // One webhook address per provider: payments first, then (when the same provider pays out) transfers.
+  const webhookHandlers: WebhookHandler[] = [paymentWebhookHandler(deps)];
+  if (deps.payouts.name === deps.payments.name) webhookHandlers.push(transferWebhookHandler(deps));
+  await app.register(registerAuth, { config, resolveToken: (token) => resolveToken(deps, token) });
   await app.register(healthRoutes, { prefix: '/api', ...deps });
   await app.register(
     async (v1) => {
       await v1.register(configRoutes, deps);
-      await v1.register(authRoutes, deps);
+      await v1.register(accountRoutes, deps);
       await v1.register(walletRoutes, deps);
       await v1.register(pinRoutes, deps);
       await v1.register(bankAccountRoutes, deps);
       await v1.register(giftCardRoutes, deps);
       await v1.register(purchaseRoutes, deps);
-      await v1.register(webhookRoutes, deps);
+      await v1.register(cardRoutes, deps);
+      await v1.register(webhookRoutes, { provider: deps.payments.name, handlers: webhookHandlers });
       await v1.register(withdrawalRoutes, deps);
     },
     { prefix: '/api/v1' },

@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import {
   sandboxAccountName,
   SANDBOX_UNKNOWN_ACCOUNT,
-} from '../../src/server/modules/payouts/sandbox-payouts';
+} from '../../src/server/modules/wallet/payouts/sandbox-payouts';
 import { makeNuban } from '../../src/shared/wallet/banks';
 import { expectNoSeriousA11yViolations, logInViaForm, registerViaApi } from './support';
 

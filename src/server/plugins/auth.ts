@@ -2,9 +2,31 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Role } from '../../shared/accounts/schemas';
 import { AppError } from '../lib/app-error';
-import { resolveToken, type AuthDeps, type ResolvedSession } from '../modules/accounts/accounts.service';
+import type { Config } from '../env';
 
 export const SESSION_COOKIE = 'giftmart_session';
+
+/**
+ * The signed-in account as this plugin needs it. The accounts room, which resolves sessions, widens it to
+ * the whole account row by declaration merging, so routes see every field without this plugin importing it.
+ */
+export interface SessionAccount {
+  id: string;
+  role: Role;
+}
+
+export interface ResolvedSession {
+  sessionId: string;
+  account: SessionAccount;
+  expiresAt: Date;
+  persistent: boolean;
+}
+
+export interface AuthPluginOptions {
+  config: Config;
+  /** Turns a cookie or Bearer token into its live session (the accounts room's `resolveToken`). */
+  resolveToken(token: string): Promise<ResolvedSession | null>;
+}
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -26,14 +48,14 @@ function bearerToken(request: FastifyRequest): string | undefined {
  * Who is asking. A Bearer token wins over the cookie; a cookie-authenticated change must come from our
  * own origin (CSRF): browsers send Origin on every POST/PATCH/DELETE, so checking it needs no token.
  */
-async function authPlugin(app: FastifyInstance, deps: AuthDeps): Promise<void> {
+async function authPlugin(app: FastifyInstance, deps: AuthPluginOptions): Promise<void> {
   const trusted = new Set(deps.config.TRUSTED_ORIGINS.map((o) => new URL(o).origin));
 
   app.decorateRequest('session', function (this: FastifyRequest) {
     const cache = this as FastifyRequest & { sessionPromise?: Promise<ResolvedSession | null> };
     cache.sessionPromise ??= (async () => {
       const token = bearerToken(this) ?? this.cookies[SESSION_COOKIE];
-      return token ? resolveToken(deps, token) : null;
+      return token ? deps.resolveToken(token) : null;
     })();
     return cache.sessionPromise;
   });

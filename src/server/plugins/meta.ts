@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AuthDeps } from '../modules/accounts/accounts.service';
+import type { CoreDeps } from '../lib/deps';
 
 export const publicConfigSchema = z
   .object({ currency: z.string(), supportEmail: z.string() })
@@ -12,7 +12,7 @@ const healthSchema = z
   .meta({ id: 'Health' });
 
 /** Health for load balancers (under /api) and the settings the web app needs (under /api/v1). */
-export const healthRoutes: FastifyPluginAsyncZod<AuthDeps> = async (app, deps) => {
+export const healthRoutes: FastifyPluginAsyncZod<CoreDeps> = async (app, deps) => {
   app.get(
     '/health',
     {
@@ -39,7 +39,7 @@ export const healthRoutes: FastifyPluginAsyncZod<AuthDeps> = async (app, deps) =
   );
 };
 
-export const configRoutes: FastifyPluginAsyncZod<AuthDeps> = async (app, deps) => {
+export const configRoutes: FastifyPluginAsyncZod<CoreDeps> = async (app, deps) => {
   app.get(
     '/config',
     {

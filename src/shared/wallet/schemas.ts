@@ -59,3 +59,8 @@ export const withdrawalMessages = {
   amountRequired: 'please enter an amount to withdraw',
   pinRequired: 'please enter your 4-digit transaction PIN',
 } as const;
+
+/** The transaction PIN a withdrawal sends: four digits. */
+export const withdrawalPinSchema = z
+  .string({ error: withdrawalMessages.pinRequired })
+  .regex(/^\d{4}$/, withdrawalMessages.pinRequired);

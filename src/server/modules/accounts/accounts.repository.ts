@@ -46,3 +46,13 @@ export async function findTakenFields(
   const row = result.rows[0]!;
   return { email: row.email, username: row.username, businessName: row.business_name };
 }
+
+/** Points a business at its new logo file; answers the row as it now is. */
+export async function updateLogoKey(db: DbOrTx, id: string, logoKey: string): Promise<AccountRow | undefined> {
+  const [row] = await db
+    .update(accounts)
+    .set({ logoKey, updatedAt: sql`now()` })
+    .where(eq(accounts.id, id))
+    .returning();
+  return row;
+}

@@ -22,7 +22,7 @@ const errors = {
   429: apiErrorSchema,
 };
 
-export const authRoutes: FastifyPluginAsyncZod<auth.AuthDeps> = async (app, deps) => {
+export const accountRoutes: FastifyPluginAsyncZod<auth.AuthDeps> = async (app, deps) => {
   const production = deps.config.NODE_ENV === 'production';
 
   app.post(

@@ -1,20 +1,22 @@
 import type { Account, Login, RegisterBusiness, RegisterUser, Role } from '../../../shared/accounts/schemas';
 import { messages } from '../../../shared/accounts/schemas';
-import type { Db } from '../../db/client';
-import type { Config } from '../../env';
+import type { DbOrTx } from '../../db/client';
+import type { CoreDeps } from '../../lib/deps';
 import { AppError } from '../../lib/app-error';
 import { keyedHash, randomToken } from '../../lib/crypto';
 import { decoyHash, hashPassword, verifyPassword } from '../../lib/passwords';
 import * as limiter from '../../lib/rate-limiter';
+import { notify } from '../notifications/notifications.service';
+import { openWallet } from '../wallet/wallet.service';
 import {
   findAccountByEmail,
+  findAccountById,
   findTakenFields,
   findUserByUsername,
   insertAccount,
+  updateLogoKey,
   type AccountRow,
 } from './accounts.repository';
-import { openWallet } from '../wallet/wallet.service';
-import { notify } from '../notifications/notifications.repository';
 import { findLiveSessionByTokenHash, insertSession, revokeSession } from './sessions.repository';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -23,9 +25,27 @@ export const REMEMBER_MS = 30 * DAY_MS;
 export const BROWSER_SESSION_MS = DAY_MS;
 export const BEARER_MS = 30 * DAY_MS;
 
-export interface AuthDeps {
-  db: Db;
-  config: Config;
+export type AuthDeps = CoreDeps;
+export type { AccountRow };
+export { toAccount } from './accounts.mapper';
+
+declare module '../../plugins/auth' {
+  // A resolved session carries the whole account row (resolveToken loads it with the session).
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+  interface SessionAccount extends AccountRow {}
+}
+
+export function findAccount(db: DbOrTx, id: string): Promise<AccountRow | undefined> {
+  return findAccountById(db, id);
+}
+
+export function findAccountByEmailAddress(db: DbOrTx, email: string): Promise<AccountRow | undefined> {
+  return findAccountByEmail(db, email);
+}
+
+/** A business's logo now lives at `logoKey` in storage; answers the updated account. */
+export function setBusinessLogo(db: DbOrTx, businessId: string, logoKey: string): Promise<AccountRow | undefined> {
+  return updateLogoKey(db, businessId, logoKey);
 }
 
 export interface IssuedSession {

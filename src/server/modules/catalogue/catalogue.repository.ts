@@ -103,3 +103,10 @@ export async function findBusinessIdsByName(db: DbOrTx, search: string, limit: n
     .limit(limit);
   return rows.map((r) => r.id);
 }
+
+export async function incrementSoldCount(db: DbOrTx, giftCardId: string): Promise<void> {
+  await db
+    .update(giftCards)
+    .set({ soldCount: sql`${giftCards.soldCount} + 1` })
+    .where(eq(giftCards.id, giftCardId));
+}

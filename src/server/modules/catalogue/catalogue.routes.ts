@@ -10,15 +10,11 @@ import {
   minorAmountSchema,
 } from '../../../shared/catalogue/schemas';
 import { requireBusinessSelf, requireSession } from '../../plugins/auth';
-import { toAccount } from '../accounts/accounts.mapper';
-import { acceptLogoUploads, logoUploadBody } from './logo-upload';
-import { replaceLogo } from './logos.service';
-import type { Storage } from './storage';
+import { acceptLogoUploads, logoUploadBody } from '../../plugins/logo-upload';
+import { toAccount } from '../accounts/accounts.service';
 import * as cards from './catalogue.service';
-
-export interface CatalogueDeps extends cards.CardDeps {
-  storage: Storage;
-}
+import type { CatalogueDeps } from './catalogue.service';
+import { replaceLogo } from './logos.service';
 
 const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema, 404: apiErrorSchema };
 const idParams = z.object({ id: z.uuid({ error: 'That is not a gift card id.' }) });

@@ -1,23 +1,38 @@
 import type { BusinessProfile, GiftCard, GiftCardPage } from '../../../shared/catalogue/schemas';
-import type { Db } from '../../db/client';
-import type { Config } from '../../env';
+import type { DbOrTx } from '../../db/client';
+import type { CoreDeps } from '../../lib/deps';
 import { AppError, notFound } from '../../lib/app-error';
-import { findAccountById } from '../accounts/accounts.repository';
+import { findAccount } from '../accounts/accounts.service';
 import {
   countGiftCards,
   findBusinessIdsByName,
   findGiftCard,
+  incrementSoldCount,
   insertGiftCard,
   listGiftCards,
   setOnSale,
   type GiftCardWithBusiness,
 } from './catalogue.repository';
 import { decodeCursor, encodeCursor } from '../../lib/cursor';
+import type { Storage } from './storage';
 import { makeUniqueId } from './unique-id';
 
-export interface CardDeps {
-  db: Db;
-  config: Config;
+export type CardDeps = CoreDeps;
+
+export interface CatalogueDeps extends CoreDeps {
+  storage: Storage;
+}
+
+export type { GiftCardWithBusiness };
+
+/** A gift card with its business, as a buyer's order needs it (undefined when there is none). */
+export function findGiftCardForSale(db: DbOrTx, id: string): Promise<GiftCardWithBusiness | undefined> {
+  return findGiftCard(db, id);
+}
+
+/** Counts one more sale of a gift card (called inside the sale's transaction). */
+export async function countSale(db: DbOrTx, giftCardId: string): Promise<void> {
+  await incrementSoldCount(db, giftCardId);
 }
 
 export function logoUrl(key: string | null): string | null {
@@ -45,7 +60,7 @@ export async function createGiftCard(
   businessId: string,
   input: { amount: number; colour: string },
 ): Promise<GiftCard> {
-  const business = await findAccountById(deps.db, businessId);
+  const business = await findAccount(deps.db, businessId);
   if (!business || business.role !== 'business') throw notFound('That business');
   for (let attempt = 0; ; attempt += 1) {
     try {
@@ -143,7 +158,7 @@ export async function changeOnSale(
 }
 
 export async function businessProfile(deps: CardDeps, businessId: string): Promise<BusinessProfile> {
-  const business = await findAccountById(deps.db, businessId);
+  const business = await findAccount(deps.db, businessId);
   if (!business || business.role !== 'business') throw notFound('That business');
   return {
     id: business.id,

@@ -1,9 +1,6 @@
-import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { accounts } from '../accounts/accounts.schema';
 import { AppError } from '../../lib/app-error';
-import type { AccountRow } from '../accounts/accounts.repository';
-import { findAccountById } from '../accounts/accounts.repository';
+import { findAccount, setBusinessLogo, type AccountRow } from '../accounts/accounts.service';
 import { checkLogo } from './images';
 import type { Storage } from './storage';
 
@@ -22,15 +19,11 @@ export async function replaceLogo(
     });
   }
   const image = await checkLogo(upload);
-  const previous = await findAccountById(deps.db, businessId);
+  const previous = await findAccount(deps.db, businessId);
   const key = await deps.storage.put(image.body, image.extension);
   let updated: AccountRow | undefined;
   try {
-    [updated] = await deps.db
-      .update(accounts)
-      .set({ logoKey: key, updatedAt: sql`now()` })
-      .where(eq(accounts.id, businessId))
-      .returning();
+    updated = await setBusinessLogo(deps.db, businessId, key);
   } catch (error) {
     await deps.storage.delete(key);
     throw error;

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { loginSchema, registerBusinessSchema, registerUserSchema } from '../../../shared/accounts/schemas';
 import { apiErrorSchema } from '../../../shared/errors';
 import { setSessionCookie } from '../../plugins/auth';
-import type { AccountRow } from '../accounts/accounts.repository';
+import type { AccountRow } from '../accounts/accounts.service';
 import * as auth from '../accounts/accounts.service';
 import { listOwnCards } from '../catalogue/catalogue.service';
 import { LEGACY_LIST_LIMIT } from './legacy-cards.routes';

@@ -4,10 +4,10 @@ import { apiErrorSchema } from '../../../shared/errors';
 import { colourSchema, majorAmountSchema } from '../../../shared/catalogue/schemas';
 import { notFound } from '../../lib/app-error';
 import { requireBusinessSelf } from '../../plugins/auth';
-import { findAccountById } from '../accounts/accounts.repository';
-import { acceptLogoUploads, logoUploadBody } from '../catalogue/logo-upload';
+import { findAccount } from '../accounts/accounts.service';
+import { acceptLogoUploads, logoUploadBody } from '../../plugins/logo-upload';
 import { replaceLogo } from '../catalogue/logos.service';
-import type { CatalogueDeps } from '../catalogue/catalogue.routes';
+import type { CatalogueDeps } from '../catalogue/catalogue.service';
 import * as cards from '../catalogue/catalogue.service';
 import {
   envelope,
@@ -127,7 +127,7 @@ export const legacyCardRoutes: FastifyPluginAsyncZod<CatalogueDeps> = async (app
       },
     },
     async (request) => {
-      const business = await findAccountById(db, request.params.businessId);
+      const business = await findAccount(db, request.params.businessId);
       if (!business || business.role !== 'business') throw notFound('That business');
       const session = await request.session();
       if (session?.account.id === business.id) {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { GiftCard } from '../../../shared/catalogue/schemas';
 import { toLegacyMajorUnits } from '../../../shared/money';
 import type { Db } from '../../db/client';
-import type { AccountRow } from '../accounts/accounts.repository';
+import type { AccountRow } from '../accounts/accounts.service';
 import { walletBalance } from '../wallet/wallet.service';
 
 /** The old back end's shapes (PRODUCT.md "API"), shared by the legacy routes. */

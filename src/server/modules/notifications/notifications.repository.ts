@@ -1,12 +1,8 @@
-import type { NotificationKind } from '../../../shared/notifications/schemas';
 import type { DbOrTx } from '../../db/client';
 import { notifications } from './notifications.schema';
 
-export type { NotificationKind };
+export type NewNotificationRow = typeof notifications.$inferInsert;
 
-export async function notify(
-  db: DbOrTx,
-  rows: { accountId: string; kind: NotificationKind; title: string; body: string; link?: string }[],
-): Promise<void> {
-  if (rows.length > 0) await db.insert(notifications).values(rows);
+export async function insertNotifications(db: DbOrTx, rows: NewNotificationRow[]): Promise<void> {
+  await db.insert(notifications).values(rows);
 }

@@ -1,10 +1,13 @@
-import { eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { formatMoney } from '../../../shared/money';
-import { sandboxPayments } from './orders.schema';
 import type { PurchaseDeps } from './orders.service';
-import { completeSandboxPayment, outcomeFor, SANDBOX_TEST_CARDS } from './payments/sandbox.provider';
+import {
+  completeSandboxPayment,
+  findSandboxPayment,
+  outcomeFor,
+  SANDBOX_TEST_CARDS,
+} from './payments/sandbox.provider';
 
 const escape = (text: string) =>
   text.replace(
@@ -52,10 +55,7 @@ export const checkoutRoutes: FastifyPluginAsyncZod<PurchaseDeps> = async (app, d
     (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(String(body)))),
   );
 
-  async function load(id: string) {
-    const [payment] = await deps.db.select().from(sandboxPayments).where(eq(sandboxPayments.id, id));
-    return payment;
-  }
+  const load = (id: string) => findSandboxPayment(deps.db, id);
 
   function form(payment: NonNullable<Awaited<ReturnType<typeof load>>>, error?: string) {
     const amount = formatMoney({ amount: Number(payment.amount), currency: payment.currency });

@@ -2,10 +2,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { apiErrorSchema } from '../../../shared/errors';
 import { newOrderSchema, orderSchema } from '../../../shared/orders/schemas';
-import { purchasedCardDetailSchema, purchasedCardPageSchema, revealedCodeSchema } from '../../../shared/cards/schemas';
 import { requireSession } from '../../plugins/auth';
 import * as orders from './orders.service';
-import * as cards from '../cards/cards.service';
 
 const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema, 404: apiErrorSchema };
 const idParams = z.object({ id: z.uuid({ error: 'That is not a valid id.' }) });
@@ -50,58 +48,6 @@ export const purchaseRoutes: FastifyPluginAsyncZod<orders.PurchaseDeps> = async 
     async (request) => {
       const session = await requireSession(request, 'user');
       return orders.getOrder(deps, session.account.id, request.params.id);
-    },
-  );
-
-  app.get(
-    '/purchased-cards',
-    {
-      schema: {
-        tags: ['purchases'],
-        summary: 'My Gift Cards: the cards you bought or were sent, newest first',
-        querystring: z.object({
-          cursor: z.string().max(200).optional(),
-          limit: z.coerce.number().int().min(1).max(100).default(24),
-        }),
-        response: { 200: purchasedCardPageSchema, ...errors },
-      },
-    },
-    async (request) => {
-      const session = await requireSession(request, 'user');
-      return cards.listMyCards(deps, session.account.id, request.query);
-    },
-  );
-
-  app.get(
-    '/purchased-cards/:id',
-    {
-      schema: {
-        tags: ['purchases'],
-        summary: 'One of your cards with its history (others get 404)',
-        params: idParams,
-        response: { 200: purchasedCardDetailSchema, ...errors },
-      },
-    },
-    async (request) => {
-      const session = await requireSession(request, 'user');
-      return cards.getMyCard(deps, session.account.id, request.params.id);
-    },
-  );
-
-  app.post(
-    '/purchased-cards/:id/code',
-    {
-      schema: {
-        tags: ['purchases'],
-        summary: 'Reveal the secret redemption code of one of your cards',
-        params: idParams,
-        response: { 200: revealedCodeSchema, ...errors },
-      },
-    },
-    async (request, reply) => {
-      const session = await requireSession(request, 'user');
-      reply.header('cache-control', 'no-store');
-      return cards.revealCode({ ...deps, log: request.log }, session.account.id, request.params.id);
     },
   );
 };

@@ -5,20 +5,19 @@ import type { Order } from '../../../shared/orders/schemas';
 import type { Db } from '../../db/client';
 import type { Config } from '../../env';
 import { AppError, notFound } from '../../lib/app-error';
-import { findAccountById } from '../accounts/accounts.repository';
-import { findGiftCard } from '../catalogue/catalogue.repository';
-import { ensurePlatformAccount, postEntry } from '../wallet/ledger.posting';
-import { openWallet } from '../wallet/wallet.service';
-import { notify } from '../notifications/notifications.repository';
+import { findAccount } from '../accounts/accounts.service';
+import { issueCard, type CodeVault } from '../cards/cards.service';
+import { countSale, findGiftCardForSale } from '../catalogue/catalogue.service';
+import { notify } from '../notifications/notifications.service';
+import { recordSale } from '../wallet/wallet.service';
+import type { WebhookHandler } from '../../plugins/webhooks';
 import type { PaymentEvent, PaymentProvider } from './payments/payment-provider';
-import type { CodeVault } from '../cards/code-vault';
+
+export { createPaymentProvider } from './payments/payments';
 import {
   findOrder,
   findOrderByIdempotencyKey,
-  incrementSoldCount,
-  insertActivity,
   insertOrder,
-  insertPurchasedCard,
   lockOrderByReference,
   updateOrder,
   type OrderRow,
@@ -77,10 +76,10 @@ export async function startPurchase(
     const existing = await findOrderByIdempotencyKey(deps.db, buyerId, idempotencyKey);
     if (existing) return { order: await replay(deps, existing, input), replayed: true };
   }
-  const card = await findGiftCard(deps.db, input.giftCardId);
+  const card = await findGiftCardForSale(deps.db, input.giftCardId);
   if (!card) throw notFound('That gift card');
   if (!card.onSale) throw new AppError('CARD_NOT_ON_SALE', 'This gift card is no longer on sale.');
-  const buyer = await findAccountById(deps.db, buyerId);
+  const buyer = await findAccount(deps.db, buyerId);
   if (!buyer) throw new AppError('UNAUTHENTICATED', 'Please log in to continue.');
 
   let order: OrderRow;
@@ -122,8 +121,8 @@ async function replay(deps: PurchaseDeps, existing: OrderRow, input: { giftCardI
   if (!existing.checkoutUrl && existing.status === 'pending') {
     // The first request may still be starting this payment (a retry after a client time-out): a provider
     // that refuses a second start with the same reference (Paystack) must not fail the first one's order.
-    const buyer = await findAccountById(deps.db, existing.buyerId);
-    const business = await findAccountById(deps.db, existing.businessId);
+    const buyer = await findAccount(deps.db, existing.buyerId);
+    const business = await findAccount(deps.db, existing.businessId);
     return beginPayment(deps, existing, buyer!.email, business!.name, { retry: true });
   }
   return orderView(deps, existing.id);
@@ -208,43 +207,25 @@ export async function confirmPayment(deps: PurchaseDeps, event: PaymentEvent): P
     }
 
     const fee = (order.amount * BigInt(deps.config.PLATFORM_FEE_BPS)) / 10_000n;
-    // One after another: a transaction is one connection, which runs one query at a time.
-    const clearing = await ensurePlatformAccount(tx, 'payment_clearing', order.currency);
-    const revenue = await ensurePlatformAccount(tx, 'platform_revenue', order.currency);
-    const wallet = await openWallet(tx, order.businessId, order.currency);
-    await postEntry(tx, {
-      kind: 'sale',
-      reference: `order:${order.id}`,
+    await recordSale(tx, {
+      orderId: order.id,
+      businessId: order.businessId,
+      amount: order.amount,
+      fee,
       currency: order.currency,
-      postings: [
-        { ledgerAccountId: clearing, amount: -order.amount },
-        { ledgerAccountId: wallet, amount: order.amount - fee },
-        { ledgerAccountId: revenue, amount: fee },
-      ],
     });
 
-    const code = deps.codes.generate();
-    const card = await insertPurchasedCard(tx, {
+    const card = await issueCard(tx, deps.codes, {
       ownerId: order.buyerId,
       giftCardId: order.giftCardId,
       businessId: order.businessId,
       orderId: order.id,
-      initialValue: order.amount,
-      balance: order.amount,
-      currency: order.currency,
-      codeHash: code.hash,
-      codeCiphertext: code.ciphertext,
-      codeLast4: code.last4,
-    });
-    await insertActivity(tx, {
-      purchasedCardId: card.id,
-      kind: 'issue',
       amount: order.amount,
-      balanceAfter: order.amount,
+      currency: order.currency,
     });
     await updateOrder(tx, order.id, { status: 'paid', paidAt: new Date(), failureReason: null });
 
-    const business = await findAccountById(tx, order.businessId);
+    const business = await findAccount(tx, order.businessId);
     const value = formatMoney({ amount: Number(order.amount), currency: order.currency });
     await notify(tx, [
       {
@@ -263,7 +244,22 @@ export async function confirmPayment(deps: PurchaseDeps, event: PaymentEvent): P
       },
     ]);
     // Last: the gift card's row is shared by every sale of that card, so its lock is held the shortest.
-    await incrementSoldCount(tx, order.giftCardId);
+    await countSale(tx, order.giftCardId);
     return 'issued';
   });
+}
+
+/** The orders room's share of the provider's webhook: payment confirmations. */
+export function paymentWebhookHandler(deps: PurchaseDeps): WebhookHandler {
+  return {
+    accept(rawBody, headers) {
+      const event = deps.payments.parseWebhook(rawBody, headers);
+      if (event.type === 'ignored') return null;
+      return async (log) => {
+        const result = await confirmPayment({ ...deps, log }, event);
+        log.info({ event: event.type, reference: event.reference }, 'payment confirmation');
+        return result;
+      };
+    },
+  };
 }

@@ -1,6 +1,6 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { ledgerAccounts, postings } from './wallet.schema';
+import { journalEntries, ledgerAccounts, postings } from './wallet.schema';
 
 export type LedgerAccountKind = (typeof ledgerAccounts.$inferSelect)['kind'];
 
@@ -49,4 +49,62 @@ export async function ownedAccountBalance(
       ),
     );
   return BigInt(row?.total ?? '0');
+}
+
+/** A platform-owned ledger account (payment clearing, revenue, payouts), created on first use. */
+export async function ensurePlatformAccount(
+  db: DbOrTx,
+  kind: LedgerAccountKind,
+  currency: string,
+): Promise<string> {
+  await db
+    .insert(ledgerAccounts)
+    .values({ kind, currency })
+    .onConflictDoNothing({
+      target: [ledgerAccounts.kind, ledgerAccounts.currency],
+      where: sql`${ledgerAccounts.ownerId} IS NULL`,
+    });
+  const [row] = await db
+    .select({ id: ledgerAccounts.id })
+    .from(ledgerAccounts)
+    .where(
+      and(
+        eq(ledgerAccounts.kind, kind),
+        eq(ledgerAccounts.currency, currency),
+        isNull(ledgerAccounts.ownerId),
+      ),
+    );
+  return row!.id;
+}
+
+export interface Posting {
+  ledgerAccountId: string;
+  /** Signed minor units. */
+  amount: bigint;
+}
+
+/**
+ * Writes one journal entry. The postings must sum to zero (checked here, and by the database at commit);
+ * `reference` is unique, so the same movement cannot be written twice.
+ */
+export async function postEntry(
+  tx: DbOrTx,
+  entry: { kind: string; reference: string; currency: string; postings: Posting[] },
+): Promise<string> {
+  const lines = entry.postings.filter((p) => p.amount !== 0n);
+  const total = lines.reduce((sum, p) => sum + p.amount, 0n);
+  if (total !== 0n || lines.length < 2) throw new Error(`unbalanced journal entry ${entry.reference}`);
+  const [created] = await tx
+    .insert(journalEntries)
+    .values({ kind: entry.kind, reference: entry.reference })
+    .returning({ id: journalEntries.id });
+  await tx.insert(postings).values(
+    lines.map((p) => ({
+      entryId: created!.id,
+      ledgerAccountId: p.ledgerAccountId,
+      amount: p.amount,
+      currency: entry.currency,
+    })),
+  );
+  return created!.id;
 }

@@ -2,11 +2,11 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { apiErrorSchema } from '../../../shared/errors';
 import { changePinSchema, createPinSchema, pinStatusSchema } from '../../../shared/wallet/pin';
 import { requireSession } from '../../plugins/auth';
-import type { AuthDeps } from '../accounts/accounts.service';
+import type { CoreDeps } from '../../lib/deps';
 import { changePin, createPin, getPinStatus } from './pin.service';
 
 /** The business's transaction PIN: status, create, change. The PIN itself is never returned. */
-export const pinRoutes: FastifyPluginAsyncZod<AuthDeps> = async (app, deps) => {
+export const pinRoutes: FastifyPluginAsyncZod<CoreDeps> = async (app, deps) => {
   app.get(
     '/wallet/pin',
     {

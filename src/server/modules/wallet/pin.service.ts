@@ -1,7 +1,4 @@
-import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { accounts } from '../accounts/accounts.schema';
-import { transactionPins } from './wallet.schema';
 import { AppError } from '../../lib/app-error';
 import { hashPassword, verifyPassword } from '../../lib/passwords';
 import * as limiter from '../../lib/rate-limiter';
@@ -12,6 +9,7 @@ import {
   type CreatePinInput,
   type PinStatus,
 } from '../../../shared/wallet/pin';
+import { findPasswordHash, findPin, insertPin, lockPin, updatePin } from './pin.repository';
 
 /**
  * The business's transaction PIN (issue 5): hashed with argon2id like a password, never stored or logged in
@@ -63,11 +61,7 @@ function activeLock(row: { lockedUntil: Date | null }, now: Date): Date | null {
 
 async function checkPin(db: Db, businessId: string, pin: string): Promise<Check> {
   return db.transaction(async (tx) => {
-    const [row] = await tx
-      .select()
-      .from(transactionPins)
-      .where(eq(transactionPins.accountId, businessId))
-      .for('update');
+    const row = await lockPin(tx, businessId);
     if (!row) return { kind: 'missing' } as const;
     const now = new Date();
     const lock = activeLock(row, now);
@@ -76,10 +70,7 @@ async function checkPin(db: Db, businessId: string, pin: string): Promise<Check>
     const failedBefore = row.lockedUntil ? 0 : row.failedAttempts;
     if (await verifyPassword(row.pinHash, pin)) {
       if (row.failedAttempts !== 0 || row.lockedUntil) {
-        await tx
-          .update(transactionPins)
-          .set({ failedAttempts: 0, lockedUntil: null, updatedAt: now })
-          .where(eq(transactionPins.accountId, businessId));
+        await updatePin(tx, businessId, { failedAttempts: 0, lockedUntil: null, updatedAt: now });
       }
       return { kind: 'ok' } as const;
     }
@@ -88,16 +79,10 @@ async function checkPin(db: Db, businessId: string, pin: string): Promise<Check>
     if (failed >= PIN_LOCK_ATTEMPTS) {
       const until = new Date(now.getTime() + LOCK_MS);
       // The lock replaces the count: once it ends, the business has a fresh set of tries.
-      await tx
-        .update(transactionPins)
-        .set({ failedAttempts: 0, lockedUntil: until, updatedAt: now })
-        .where(eq(transactionPins.accountId, businessId));
+      await updatePin(tx, businessId, { failedAttempts: 0, lockedUntil: until, updatedAt: now });
       return { kind: 'locked', until } as const;
     }
-    await tx
-      .update(transactionPins)
-      .set({ failedAttempts: failed, lockedUntil: null, updatedAt: now })
-      .where(eq(transactionPins.accountId, businessId));
+    await updatePin(tx, businessId, { failedAttempts: failed, lockedUntil: null, updatedAt: now });
     return { kind: 'wrong', attemptsLeft: PIN_LOCK_ATTEMPTS - failed } as const;
   });
 }
@@ -130,7 +115,7 @@ export async function assertPin(db: Db, businessId: string, pin: string): Promis
 }
 
 export async function getPinStatus(db: Db, businessId: string): Promise<PinStatus> {
-  const [row] = await db.select().from(transactionPins).where(eq(transactionPins.accountId, businessId));
+  const row = await findPin(db, businessId);
   if (!row) return { set: false, lockedUntil: null, attemptsLeft: PIN_LOCK_ATTEMPTS };
   const lock = activeLock(row, new Date());
   return {
@@ -142,12 +127,7 @@ export async function getPinStatus(db: Db, businessId: string): Promise<PinStatu
 
 export async function createPin(db: Db, businessId: string, input: CreatePinInput): Promise<PinStatus> {
   const pinHash = await hashPassword(input.pin);
-  const inserted = await db
-    .insert(transactionPins)
-    .values({ accountId: businessId, pinHash })
-    .onConflictDoNothing({ target: transactionPins.accountId })
-    .returning({ accountId: transactionPins.accountId });
-  if (inserted.length === 0) {
+  if (!(await insertPin(db, businessId, pinHash))) {
     throw new AppError(
       'PIN_ALREADY_SET',
       'You already have a transaction PIN. Change it instead of creating a new one.',
@@ -159,11 +139,8 @@ export async function createPin(db: Db, businessId: string, input: CreatePinInpu
 async function assertPassword(db: Db, businessId: string, password: string): Promise<void> {
   const limits = passwordLimits(businessId);
   await limiter.assertAllowed(db, limits, 'Too many wrong passwords.');
-  const [account] = await db
-    .select({ passwordHash: accounts.passwordHash })
-    .from(accounts)
-    .where(eq(accounts.id, businessId));
-  if (!account || !(await verifyPassword(account.passwordHash, password))) {
+  const passwordHash = await findPasswordHash(db, businessId);
+  if (!passwordHash || !(await verifyPassword(passwordHash, password))) {
     await limiter.hit(db, limits);
     throw new AppError('FORBIDDEN', 'That password is not correct.');
   }
@@ -176,18 +153,11 @@ async function assertPassword(db: Db, businessId: string, password: string): Pro
  * the password could set a new PIN anyway). When both are sent, both must be right.
  */
 export async function changePin(db: Db, businessId: string, input: ChangePinInput): Promise<PinStatus> {
-  const [existing] = await db
-    .select({ accountId: transactionPins.accountId })
-    .from(transactionPins)
-    .where(eq(transactionPins.accountId, businessId));
-  if (!existing) throw pinRequired();
+  if (!(await findPin(db, businessId))) throw pinRequired();
   if (input.currentPin !== undefined) await assertPin(db, businessId, input.currentPin);
   if (input.password !== undefined) await assertPassword(db, businessId, input.password);
 
   const pinHash = await hashPassword(input.newPin);
-  await db
-    .update(transactionPins)
-    .set({ pinHash, failedAttempts: 0, lockedUntil: null, updatedAt: new Date() })
-    .where(eq(transactionPins.accountId, businessId));
+  await updatePin(db, businessId, { pinHash, failedAttempts: 0, lockedUntil: null, updatedAt: new Date() });
   return getPinStatus(db, businessId);
 }

@@ -2,11 +2,10 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { apiErrorSchema } from '../../../shared/errors';
 import { walletSchema } from '../../../shared/wallet/schemas';
 import { requireSession } from '../../plugins/auth';
-import type { AuthDeps } from '../accounts/accounts.service';
-import { walletBalance } from './wallet.service';
-import { findDefaultBankAccount, hasPin, toBankAccount } from './wallet.repository';
+import type { CoreDeps } from '../../lib/deps';
+import { getWallet } from './wallet.service';
 
-export const walletRoutes: FastifyPluginAsyncZod<AuthDeps> = async (app, deps) => {
+export const walletRoutes: FastifyPluginAsyncZod<CoreDeps> = async (app, deps) => {
   app.get(
     '/wallet',
     {
@@ -19,13 +18,7 @@ export const walletRoutes: FastifyPluginAsyncZod<AuthDeps> = async (app, deps) =
     },
     async (request) => {
       const session = await requireSession(request, 'business');
-      const id = session.account.id;
-      const defaultBank = await findDefaultBankAccount(deps.db, id);
-      return {
-        balance: await walletBalance(deps.db, id, deps.config.CURRENCY),
-        pinSet: await hasPin(deps.db, id),
-        defaultBankAccount: defaultBank ? toBankAccount(defaultBank) : null,
-      };
+      return getWallet(deps, session.account.id);
     },
   );
 };

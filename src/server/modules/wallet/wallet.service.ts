@@ -1,6 +1,9 @@
 import type { Money } from '../../../shared/money';
+import type { Wallet } from '../../../shared/wallet/schemas';
 import type { DbOrTx } from '../../db/client';
-import { ensureOwnedLedgerAccount, ownedAccountBalance } from './ledger.repository';
+import type { CoreDeps } from '../../lib/deps';
+import { findDefaultBankAccount, hasPin, toBankAccount } from './wallet.repository';
+import { ensureOwnedLedgerAccount, ensurePlatformAccount, ownedAccountBalance, postEntry } from './ledger.repository';
 
 /** Every business gets its wallet account when it registers, so sales can credit it without a race. */
 export async function openWallet(db: DbOrTx, businessId: string, currency: string): Promise<string> {
@@ -11,4 +14,39 @@ export async function walletBalance(db: DbOrTx, businessId: string, currency: st
   const total = await ownedAccountBalance(db, 'business_wallet', businessId, currency);
   if (total > BigInt(Number.MAX_SAFE_INTEGER)) throw new Error('wallet balance beyond safe integer range');
   return { amount: Number(total), currency };
+}
+
+/**
+ * A paid order's money, as one balanced ledger entry in the caller's transaction: payment clearing →
+ * the business's wallet, less the platform fee (→ platform revenue). The reference is unique, so the same
+ * order can never be credited twice.
+ */
+export async function recordSale(
+  tx: DbOrTx,
+  sale: { orderId: string; businessId: string; amount: bigint; fee: bigint; currency: string },
+): Promise<void> {
+  // One after another: a transaction is one connection, which runs one query at a time.
+  const clearing = await ensurePlatformAccount(tx, 'payment_clearing', sale.currency);
+  const revenue = await ensurePlatformAccount(tx, 'platform_revenue', sale.currency);
+  const wallet = await openWallet(tx, sale.businessId, sale.currency);
+  await postEntry(tx, {
+    kind: 'sale',
+    reference: `order:${sale.orderId}`,
+    currency: sale.currency,
+    postings: [
+      { ledgerAccountId: clearing, amount: -sale.amount },
+      { ledgerAccountId: wallet, amount: sale.amount - sale.fee },
+      { ledgerAccountId: revenue, amount: sale.fee },
+    ],
+  });
+}
+
+/** The business's wallet as its Wallet page shows it: balance (from the ledger) and set-up steps. */
+export async function getWallet(deps: CoreDeps, businessId: string): Promise<Wallet> {
+  const defaultBank = await findDefaultBankAccount(deps.db, businessId);
+  return {
+    balance: await walletBalance(deps.db, businessId, deps.config.CURRENCY),
+    pinSet: await hasPin(deps.db, businessId),
+    defaultBankAccount: defaultBank ? toBankAccount(defaultBank) : null,
+  };
 }

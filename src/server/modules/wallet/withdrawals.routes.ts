@@ -1,12 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { apiErrorSchema } from '../../../shared/errors';
-import { majorAmountSchema } from '../../../shared/catalogue/schemas';
-import { withdrawalMessages, withdrawalPageSchema, withdrawalSchema } from '../../../shared/wallet/schemas';
-import { AppError } from '../../lib/app-error';
+import { withdrawalMessages, withdrawalPageSchema, withdrawalPinSchema as pin, withdrawalSchema } from '../../../shared/wallet/schemas';
 import { requireBusinessSelf, requireSession } from '../../plugins/auth';
-import { hasPin } from './wallet.repository';
-import { envelope } from '../legacy/legacy-shapes';
 import * as withdrawals from './withdrawals.service';
 
 const errors = {
@@ -18,9 +14,6 @@ const errors = {
   423: apiErrorSchema,
   429: apiErrorSchema,
 };
-const pin = z
-  .string({ error: withdrawalMessages.pinRequired })
-  .regex(/^\d{4}$/, withdrawalMessages.pinRequired);
 
 export const withdrawalRoutes: FastifyPluginAsyncZod<withdrawals.WithdrawalDeps> = async (app, deps) => {
   app.post(
@@ -89,50 +82,6 @@ export const withdrawalRoutes: FastifyPluginAsyncZod<withdrawals.WithdrawalDeps>
     async (request) => {
       const session = await requireSession(request, 'business');
       return withdrawals.getWithdrawal(deps, session.account.id, request.params.id);
-    },
-  );
-};
-
-/** The old client's POST /api/withdraw-money/{businessId} {amount} (naira): to the default account. */
-export const legacyWithdrawalRoutes: FastifyPluginAsyncZod<withdrawals.WithdrawalDeps> = async (
-  app,
-  deps,
-) => {
-  app.post(
-    '/withdraw-money/:businessId',
-    {
-      schema: {
-        tags: ['legacy'],
-        summary: 'Withdraw to the default bank account (old client); needs the transaction PIN',
-        params: z.object({ businessId: z.uuid({ error: 'That is not a business id.' }) }),
-        body: z.object({
-          amount: majorAmountSchema(deps.config.CURRENCY, Number.MAX_SAFE_INTEGER).describe(
-            'Amount in naira',
-          ),
-          pin: pin
-            .optional()
-            .describe('The transaction PIN (the old client did not send one; Giftmart requires it)'),
-        }),
-        response: { 201: envelope(withdrawalSchema), ...errors },
-      },
-    },
-    async (request, reply) => {
-      const session = await requireBusinessSelf(request, request.params.businessId);
-      if (!request.body.pin && (await hasPin(deps.db, session.account.id))) {
-        throw new AppError(
-          'VALIDATION_FAILED',
-          'Send your 4-digit transaction PIN in the field "pin" to withdraw.',
-          {
-            details: { fieldErrors: { pin: [withdrawalMessages.pinRequired] } },
-          },
-        );
-      }
-      const { withdrawal } = await withdrawals.requestWithdrawal(
-        { ...deps, log: request.log },
-        session.account.id,
-        { amount: request.body.amount, pin: request.body.pin ?? '' },
-      );
-      return reply.status(201).send({ message: 'Withdrawal requested', data: withdrawal });
     },
   );
 };

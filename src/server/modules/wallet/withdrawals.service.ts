@@ -1,18 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { formatMoney } from '../../../shared/money';
-import type { Withdrawal } from '../../../shared/wallet/schemas';
+import { withdrawalMessages, type Withdrawal } from '../../../shared/wallet/schemas';
 import type { Db } from '../../db/client';
 import type { Config } from '../../env';
 import { decodeCursor, encodeCursor } from '../../lib/cursor';
 import { AppError, notFound } from '../../lib/app-error';
-import { ensurePlatformAccount, postEntry } from './ledger.posting';
-import { ownedAccountBalance } from './ledger.repository';
+import type { WebhookHandler } from '../../plugins/webhooks';
+import { ensurePlatformAccount, ownedAccountBalance, postEntry } from './ledger.repository';
 import { openWallet } from './wallet.service';
-import { notify } from '../notifications/notifications.repository';
+import { notify } from '../notifications/notifications.service';
 import type { PayoutProvider, TransferState } from './payouts/payout-provider';
 import { assertPin } from './pin.service';
-import { findDefaultBankAccount, toBankAccount, type BankAccountRow } from './wallet.repository';
+import { findDefaultBankAccount, hasPin, toBankAccount, type BankAccountRow } from './wallet.repository';
 import {
   findLiveBankAccount,
   findWithdrawal,
@@ -342,6 +342,44 @@ export async function applyTransferEvent(
   if (!row) return false;
   await applyTransferState(deps, row.id, state);
   return true;
+}
+
+/**
+ * The old client's withdrawal: it sent no PIN. A business that has set one must send it (in "pin"); one
+ * that has none is refused by the PIN check itself, with the same words as /api/v1.
+ */
+export async function requestLegacyWithdrawal(
+  deps: WithdrawalDeps,
+  businessId: string,
+  input: { amount: number; pin?: string | undefined },
+) {
+  if (!input.pin && (await hasPin(deps.db, businessId))) {
+    throw new AppError('VALIDATION_FAILED', 'Send your 4-digit transaction PIN in the field "pin" to withdraw.', {
+      details: { fieldErrors: { pin: [withdrawalMessages.pinRequired] } },
+    });
+  }
+  return requestWithdrawal(deps, businessId, { amount: input.amount, pin: input.pin ?? '' });
+}
+
+/** The wallet's share of the provider's webhook: transfer outcomes (Paystack sends them to the payments URL). */
+export function transferWebhookHandler(deps: WithdrawalDeps): WebhookHandler {
+  return {
+    accept(rawBody, headers) {
+      const transfer = deps.payouts.parseWebhook(rawBody, headers);
+      if (transfer.type === 'ignored') return null;
+      return async (log) => {
+        const known = await applyTransferEvent(
+          { ...deps, log },
+          transfer.reference,
+          transfer.type === 'transfer.success'
+            ? { status: 'success' }
+            : { status: 'failed', reason: transfer.reason },
+        );
+        if (!known) throw new AppError('NOT_FOUND', 'That withdrawal was not found.');
+        return 'transfer-applied';
+      };
+    },
+  };
 }
 
 export function startPayoutWorker(deps: WithdrawalDeps, intervalMs = 250): () => Promise<void> {

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeNuban } from '../../../shared/wallet/banks';
 import { createTestApp, registerAndLogin, type TestApp } from '../../../../tests/fixtures/test-app';
 import { bankAccounts } from './wallet.schema';
-import { ensurePlatformAccount, postEntry } from './ledger.posting';
+import { ensurePlatformAccount, postEntry } from './ledger.repository';
 import { openWallet } from './wallet.service';
 import { createSandboxPayouts, SANDBOX_FAILING_ACCOUNT } from './payouts/sandbox-payouts';
 import { processDueWithdrawals } from './withdrawals.service';

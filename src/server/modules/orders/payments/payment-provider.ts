@@ -17,20 +17,10 @@ export type PaymentEvent =
   | { type: 'payment.failed'; reference: string; amount: bigint; currency: string; reason: string }
   | { type: 'ignored'; event: string };
 
-export class InvalidSignatureError extends Error {}
-
 export interface PaymentProvider {
   readonly name: 'sandbox' | 'paystack';
   startPayment(input: StartPayment): Promise<{ checkoutUrl: string }>;
   /** Verifies the signature (constant time) and reads the event; throws InvalidSignatureError. */
   parseWebhook(rawBody: Buffer, headers: Record<string, string | string[] | undefined>): PaymentEvent;
   refund(reference: string, amount: bigint): Promise<void>;
-}
-
-export function header(
-  headers: Record<string, string | string[] | undefined>,
-  name: string,
-): string | undefined {
-  const value = headers[name];
-  return Array.isArray(value) ? value[0] : value;
 }

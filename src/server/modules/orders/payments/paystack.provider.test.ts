@@ -7,7 +7,7 @@ import { buildApp } from '../../../app';
 import { connectDatabase } from '../../../db/client';
 import { loadConfig } from '../../../env';
 import { createPaystackProvider } from './paystack.provider';
-import { InvalidSignatureError } from './payment-provider';
+import { InvalidSignatureError } from '../../../lib/providers';
 
 /**
  * The Paystack adapter (https://paystack.com/docs/api/transaction/#initialize, /docs/payments/webhooks):

@@ -1,16 +1,14 @@
-import { createHmac } from 'node:crypto';
 import { constantTimeEqual } from '../../../lib/crypto';
-import { header, InvalidSignatureError, type PaymentEvent, type PaymentProvider } from './payment-provider';
-
-export const PAYSTACK_API = 'https://api.paystack.co';
-export const PAYSTACK_SIGNATURE_HEADER = 'x-paystack-signature';
+import {
+  header,
+  InvalidSignatureError,
+  PAYSTACK_API,
+  PAYSTACK_SIGNATURE_HEADER,
+  signPaystack,
+} from '../../../lib/providers';
+import type { PaymentEvent, PaymentProvider } from './payment-provider';
 
 type Fetch = typeof fetch;
-
-/** x-paystack-signature is the HMAC-SHA512 of the raw request body, keyed with the secret key (hex). */
-export function signPaystack(secretKey: string, rawBody: string | Buffer): string {
-  return createHmac('sha512', secretKey).update(rawBody).digest('hex');
-}
 
 interface PaystackEvent {
   event: string;

@@ -4,7 +4,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../../db/client';
 import { sandboxPayments } from '../orders.schema';
 import { constantTimeEqual } from '../../../lib/crypto';
-import { header, InvalidSignatureError, type PaymentEvent, type PaymentProvider } from './payment-provider';
+import { header, InvalidSignatureError } from '../../../lib/providers';
+import type { PaymentEvent, PaymentProvider } from './payment-provider';
 
 export const SANDBOX_SIGNATURE_HEADER = 'x-sandbox-signature';
 
@@ -96,6 +97,12 @@ export function createSandboxProvider(deps: { db: Db; secret: string }): Payment
 }
 
 /** The buyer paid (or was declined) on the sandbox checkout: record it and schedule the webhook. */
+/** One sandbox payment, for its hosted checkout page (undefined when there is none). */
+export async function findSandboxPayment(db: Db, id: string) {
+  const [payment] = await db.select().from(sandboxPayments).where(eq(sandboxPayments.id, id));
+  return payment;
+}
+
 export async function completeSandboxPayment(
   db: Db,
   paymentId: string,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createHmac } from 'node:crypto';
-import { InvalidSignatureError } from '../../orders/payments/payment-provider';
+import { InvalidSignatureError } from '../../../lib/providers';
 import { createPaystackPayouts } from './paystack-payouts';
 
 /** Paystack payouts: account-name resolution request building, with an injected fetch (no network). */

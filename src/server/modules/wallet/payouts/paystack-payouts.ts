@@ -1,6 +1,11 @@
 import { constantTimeEqual } from '../../../lib/crypto';
-import { PAYSTACK_API, PAYSTACK_SIGNATURE_HEADER, signPaystack } from '../../orders/payments/paystack.provider';
-import { header, InvalidSignatureError } from '../../orders/payments/payment-provider';
+import {
+  header,
+  InvalidSignatureError,
+  PAYSTACK_API,
+  PAYSTACK_SIGNATURE_HEADER,
+  signPaystack,
+} from '../../../lib/providers';
 import type { PayoutProvider, TransferState } from './payout-provider';
 
 class PaystackError extends Error {}

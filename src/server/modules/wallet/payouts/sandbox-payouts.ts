@@ -3,7 +3,7 @@ import { eq, sql } from 'drizzle-orm';
 import { makeNuban } from '../../../../shared/wallet/banks';
 import type { DbOrTx } from '../../../db/client';
 import { sandboxTransfers } from '../wallet.schema';
-import { InvalidSignatureError } from '../../orders/payments/payment-provider';
+import { InvalidSignatureError } from '../../../lib/providers';
 import type { PayoutProvider, TransferState } from './payout-provider';
 
 /**

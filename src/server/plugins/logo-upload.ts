@@ -1,8 +1,8 @@
 import multipart from '@fastify/multipart';
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { AppError } from '../../lib/app-error';
-import { sendError } from '../../plugins/errors';
+import { AppError } from '../lib/app-error';
+import { sendError } from './errors';
 
 /** The multipart body of a logo upload: one file in the field `logo` (the old client's field name). */
 export const logoUploadBody = z

@@ -1,0 +1,53 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { majorAmountSchema } from '../../../shared/catalogue/schemas';
+import { apiErrorSchema } from '../../../shared/errors';
+import { withdrawalPinSchema, withdrawalSchema } from '../../../shared/wallet/schemas';
+import { requireBusinessSelf } from '../../plugins/auth';
+import * as withdrawals from '../wallet/withdrawals.service';
+import { envelope } from './legacy-shapes';
+
+const errors = {
+  400: apiErrorSchema,
+  401: apiErrorSchema,
+  403: apiErrorSchema,
+  404: apiErrorSchema,
+  409: apiErrorSchema,
+  423: apiErrorSchema,
+  429: apiErrorSchema,
+};
+
+/** The old client's POST /api/withdraw-money/{businessId} {amount} (naira): to the default account. */
+export const legacyWithdrawalRoutes: FastifyPluginAsyncZod<withdrawals.WithdrawalDeps> = async (
+  app,
+  deps,
+) => {
+  app.post(
+    '/withdraw-money/:businessId',
+    {
+      schema: {
+        tags: ['legacy'],
+        summary: 'Withdraw to the default bank account (old client); needs the transaction PIN',
+        params: z.object({ businessId: z.uuid({ error: 'That is not a business id.' }) }),
+        body: z.object({
+          amount: majorAmountSchema(deps.config.CURRENCY, Number.MAX_SAFE_INTEGER).describe(
+            'Amount in naira',
+          ),
+          pin: withdrawalPinSchema
+            .optional()
+            .describe('The transaction PIN (the old client did not send one; Giftmart requires it)'),
+        }),
+        response: { 201: envelope(withdrawalSchema), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const session = await requireBusinessSelf(request, request.params.businessId);
+      const { withdrawal } = await withdrawals.requestLegacyWithdrawal(
+        { ...deps, log: request.log },
+        session.account.id,
+        request.body,
+      );
+      return reply.status(201).send({ message: 'Withdrawal requested', data: withdrawal });
+    },
+  );
+};

@@ -1,0 +1,48 @@
+import { eq } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client';
+import { accounts } from '../accounts/accounts.schema';
+import { transactionPins } from './wallet.schema';
+
+export type PinRow = typeof transactionPins.$inferSelect;
+
+export async function findPin(db: DbOrTx, accountId: string): Promise<PinRow | undefined> {
+  const [row] = await db.select().from(transactionPins).where(eq(transactionPins.accountId, accountId));
+  return row;
+}
+
+/** The PIN's row, locked for the rest of the transaction, so concurrent wrong tries are all counted. */
+export async function lockPin(tx: DbOrTx, accountId: string): Promise<PinRow | undefined> {
+  const [row] = await tx
+    .select()
+    .from(transactionPins)
+    .where(eq(transactionPins.accountId, accountId))
+    .for('update');
+  return row;
+}
+
+/** Answers false when the account already has a PIN (nothing is written then). */
+export async function insertPin(db: DbOrTx, accountId: string, pinHash: string): Promise<boolean> {
+  const inserted = await db
+    .insert(transactionPins)
+    .values({ accountId, pinHash })
+    .onConflictDoNothing({ target: transactionPins.accountId })
+    .returning({ accountId: transactionPins.accountId });
+  return inserted.length > 0;
+}
+
+export async function updatePin(
+  db: DbOrTx,
+  accountId: string,
+  values: Partial<Pick<PinRow, 'pinHash' | 'failedAttempts' | 'lockedUntil' | 'updatedAt'>>,
+): Promise<void> {
+  await db.update(transactionPins).set(values).where(eq(transactionPins.accountId, accountId));
+}
+
+/** The account's password hash, for a PIN change that proves itself with the password (read-only). */
+export async function findPasswordHash(db: DbOrTx, accountId: string): Promise<string | undefined> {
+  const [row] = await db
+    .select({ passwordHash: accounts.passwordHash })
+    .from(accounts)
+    .where(eq(accounts.id, accountId));
+  return row?.passwordHash;
+}
