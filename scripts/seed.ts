@@ -7,7 +7,11 @@ import {
   registerBusiness,
   registerUser,
 } from '../src/server/modules/accounts/accounts.service';
-import { countOwnCards, createGiftCard, listOwnCards } from '../src/server/modules/catalogue/catalogue.service';
+import {
+  countOwnCards,
+  createGiftCard,
+  listOwnCards,
+} from '../src/server/modules/catalogue/catalogue.service';
 import { createCodeVault, listMyCards } from '../src/server/modules/cards/cards.service';
 import {
   confirmPayment,

@@ -5,7 +5,13 @@ import { apiErrorSchema } from '../../shared/errors';
 import { AppError } from '../lib/app-error';
 import { InvalidSignatureError } from '../lib/providers';
 
-export const webhookResults = ['issued', 'already-paid', 'marked-failed', 'ignored', 'transfer-applied'] as const;
+export const webhookResults = [
+  'issued',
+  'already-paid',
+  'marked-failed',
+  'ignored',
+  'transfer-applied',
+] as const;
 export type WebhookResult = (typeof webhookResults)[number];
 
 /**

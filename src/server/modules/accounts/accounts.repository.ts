@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { accounts } from './accounts.schema';
+import { accounts } from '../../db/schema/accounts';
 
 export type AccountRow = typeof accounts.$inferSelect;
 export type NewAccountRow = typeof accounts.$inferInsert;
@@ -48,7 +48,11 @@ export async function findTakenFields(
 }
 
 /** Points a business at its new logo file; answers the row as it now is. */
-export async function updateLogoKey(db: DbOrTx, id: string, logoKey: string): Promise<AccountRow | undefined> {
+export async function updateLogoKey(
+  db: DbOrTx,
+  id: string,
+  logoKey: string,
+): Promise<AccountRow | undefined> {
   const [row] = await db
     .update(accounts)
     .set({ logoKey, updatedAt: sql`now()` })

@@ -44,7 +44,11 @@ export function findAccountByEmailAddress(db: DbOrTx, email: string): Promise<Ac
 }
 
 /** A business's logo now lives at `logoKey` in storage; answers the updated account. */
-export function setBusinessLogo(db: DbOrTx, businessId: string, logoKey: string): Promise<AccountRow | undefined> {
+export function setBusinessLogo(
+  db: DbOrTx,
+  businessId: string,
+  logoKey: string,
+): Promise<AccountRow | undefined> {
   return updateLogoKey(db, businessId, logoKey);
 }
 

@@ -1,6 +1,6 @@
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { accounts, sessions } from './accounts.schema';
+import { accounts, sessions } from '../../db/schema/accounts';
 
 export type SessionRow = typeof sessions.$inferSelect;
 

@@ -1,8 +1,8 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { accounts } from '../accounts/accounts.schema';
-import { giftCards } from '../catalogue/catalogue.schema';
-import { cardActivities, purchasedCards } from './cards.schema';
+import { accounts } from '../../db/schema/accounts';
+import { giftCards } from '../../db/schema/catalogue';
+import { cardActivities, purchasedCards } from '../../db/schema/cards';
 
 export async function insertPurchasedCard(db: DbOrTx, row: typeof purchasedCards.$inferInsert) {
   const [created] = await db.insert(purchasedCards).values(row).returning();

@@ -1,6 +1,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { purchasedCardDetailSchema, purchasedCardPageSchema, revealedCodeSchema } from '../../../shared/cards/schemas';
+import {
+  purchasedCardDetailSchema,
+  purchasedCardPageSchema,
+  revealedCodeSchema,
+} from '../../../shared/cards/schemas';
 import { apiErrorSchema } from '../../../shared/errors';
 import { requireSession } from '../../plugins/auth';
 import * as cards from './cards.service';

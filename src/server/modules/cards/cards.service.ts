@@ -31,7 +31,14 @@ export interface CardsDeps extends CoreDeps {
 export async function issueCard(
   tx: DbOrTx,
   codes: CodeVault,
-  input: { ownerId: string; giftCardId: string; businessId: string; orderId: string; amount: bigint; currency: string },
+  input: {
+    ownerId: string;
+    giftCardId: string;
+    businessId: string;
+    orderId: string;
+    amount: bigint;
+    currency: string;
+  },
 ): Promise<{ id: string }> {
   const code = codes.generate();
   const card = await insertPurchasedCard(tx, {
@@ -103,11 +110,7 @@ export async function listMyCards(
   };
 }
 
-export async function getMyCard(
-  deps: CardsDeps,
-  ownerId: string,
-  id: string,
-): Promise<PurchasedCardDetail> {
+export async function getMyCard(deps: CardsDeps, ownerId: string, id: string): Promise<PurchasedCardDetail> {
   const row = await ownedCard(deps, ownerId, id);
   const activities = await listActivities(deps.db, id);
   return {

@@ -1,7 +1,7 @@
 import { and, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { accounts } from '../accounts/accounts.schema';
-import { giftCards } from './catalogue.schema';
+import { accounts } from '../../db/schema/accounts';
+import { giftCards } from '../../db/schema/catalogue';
 
 export type GiftCardRow = typeof giftCards.$inferSelect;
 export interface GiftCardWithBusiness extends GiftCardRow {

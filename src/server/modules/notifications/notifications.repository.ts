@@ -1,5 +1,5 @@
 import type { DbOrTx } from '../../db/client';
-import { notifications } from './notifications.schema';
+import { notifications } from '../../db/schema/notifications';
 
 export type NewNotificationRow = typeof notifications.$inferInsert;
 

@@ -1,8 +1,8 @@
 import { and, eq } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { accounts } from '../accounts/accounts.schema';
-import { purchasedCards } from '../cards/cards.schema';
-import { orders } from './orders.schema';
+import { accounts } from '../../db/schema/accounts';
+import { purchasedCards } from '../../db/schema/cards';
+import { orders } from '../../db/schema/orders';
 
 export type OrderRow = typeof orders.$inferSelect;
 

@@ -1,7 +1,7 @@
 import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { accounts } from '../accounts/accounts.schema';
-import { bankAccounts, withdrawals } from './wallet.schema';
+import { accounts } from '../../db/schema/accounts';
+import { bankAccounts, withdrawals } from '../../db/schema/wallet';
 import type { BankAccountRow } from './wallet.repository';
 
 export type { BankAccountRow };

@@ -1,6 +1,6 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { journalEntries, ledgerAccounts, postings } from './wallet.schema';
+import { journalEntries, ledgerAccounts, postings } from '../../db/schema/wallet';
 
 export type LedgerAccountKind = (typeof ledgerAccounts.$inferSelect)['kind'];
 

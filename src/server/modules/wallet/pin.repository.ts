@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { accounts } from '../accounts/accounts.schema';
-import { transactionPins } from './wallet.schema';
+import { accounts } from '../../db/schema/accounts';
+import { transactionPins } from '../../db/schema/wallet';
 
 export type PinRow = typeof transactionPins.$inferSelect;
 

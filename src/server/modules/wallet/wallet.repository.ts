@@ -1,6 +1,6 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { bankAccounts, transactionPins } from './wallet.schema';
+import { bankAccounts, transactionPins } from '../../db/schema/wallet';
 
 export type BankAccountRow = typeof bankAccounts.$inferSelect;
 

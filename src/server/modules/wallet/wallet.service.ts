@@ -3,7 +3,12 @@ import type { Wallet } from '../../../shared/wallet/schemas';
 import type { DbOrTx } from '../../db/client';
 import type { CoreDeps } from '../../lib/deps';
 import { findDefaultBankAccount, hasPin, toBankAccount } from './wallet.repository';
-import { ensureOwnedLedgerAccount, ensurePlatformAccount, ownedAccountBalance, postEntry } from './ledger.repository';
+import {
+  ensureOwnedLedgerAccount,
+  ensurePlatformAccount,
+  ownedAccountBalance,
+  postEntry,
+} from './ledger.repository';
 
 /** Every business gets its wallet account when it registers, so sales can credit it without a race. */
 export async function openWallet(db: DbOrTx, businessId: string, currency: string): Promise<string> {

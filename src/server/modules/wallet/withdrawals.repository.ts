@@ -1,6 +1,6 @@
 import { and, eq, inArray, isNull, lte, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { bankAccounts, ledgerAccounts, withdrawals } from './wallet.schema';
+import { bankAccounts, ledgerAccounts, withdrawals } from '../../db/schema/wallet';
 
 export type WithdrawalRow = typeof withdrawals.$inferSelect;
 

@@ -1,8 +1,13 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { apiErrorSchema } from '../../../shared/errors';
-import { withdrawalMessages, withdrawalPageSchema, withdrawalPinSchema as pin, withdrawalSchema } from '../../../shared/wallet/schemas';
-import { requireBusinessSelf, requireSession } from '../../plugins/auth';
+import {
+  withdrawalMessages,
+  withdrawalPageSchema,
+  withdrawalPinSchema as pin,
+  withdrawalSchema,
+} from '../../../shared/wallet/schemas';
+import { requireSession } from '../../plugins/auth';
 import * as withdrawals from './withdrawals.service';
 
 const errors = {

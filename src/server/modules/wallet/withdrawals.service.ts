@@ -354,9 +354,13 @@ export async function requestLegacyWithdrawal(
   input: { amount: number; pin?: string | undefined },
 ) {
   if (!input.pin && (await hasPin(deps.db, businessId))) {
-    throw new AppError('VALIDATION_FAILED', 'Send your 4-digit transaction PIN in the field "pin" to withdraw.', {
-      details: { fieldErrors: { pin: [withdrawalMessages.pinRequired] } },
-    });
+    throw new AppError(
+      'VALIDATION_FAILED',
+      'Send your 4-digit transaction PIN in the field "pin" to withdraw.',
+      {
+        details: { fieldErrors: { pin: [withdrawalMessages.pinRequired] } },
+      },
+    );
   }
   return requestWithdrawal(deps, businessId, { amount: input.amount, pin: input.pin ?? '' });
 }

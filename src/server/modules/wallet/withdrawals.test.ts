@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeNuban } from '../../../shared/wallet/banks';
 import { createTestApp, registerAndLogin, type TestApp } from '../../../../tests/fixtures/test-app';
-import { bankAccounts } from './wallet.schema';
+import { bankAccounts } from '../../db/schema/wallet';
 import { ensurePlatformAccount, postEntry } from './ledger.repository';
 import { openWallet } from './wallet.service';
 import { createSandboxPayouts, SANDBOX_FAILING_ACCOUNT } from './payouts/sandbox-payouts';

@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { and, eq, isNotNull, isNull, lte, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../../db/client';
-import { sandboxPayments } from '../orders.schema';
+import { sandboxPayments } from '../../../db/schema/orders';
 import { constantTimeEqual } from '../../../lib/crypto';
 import { header, InvalidSignatureError } from '../../../lib/providers';
 import type { PaymentEvent, PaymentProvider } from './payment-provider';

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { makeNuban } from '../../../../shared/wallet/banks';
 import type { DbOrTx } from '../../../db/client';
-import { sandboxTransfers } from '../wallet.schema';
+import { sandboxTransfers } from '../../../db/schema/wallet';
 import { InvalidSignatureError } from '../../../lib/providers';
 import type { PayoutProvider, TransferState } from './payout-provider';
 

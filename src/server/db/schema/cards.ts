@@ -1,8 +1,18 @@
 import { sql } from 'drizzle-orm';
-import { bigint, check, index, pgEnum, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { accounts } from '../accounts/accounts.schema';
-import { giftCards } from '../catalogue/catalogue.schema';
-import { orders } from '../orders/orders.schema';
+import {
+  bigint,
+  check,
+  index,
+  pgEnum,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { accounts } from './accounts';
+import { giftCards } from './catalogue';
+import { orders } from './orders';
 
 export const purchasedCardStatus = pgEnum('purchased_card_status', ['active', 'redeemed', 'expired', 'void']);
 

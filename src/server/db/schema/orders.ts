@@ -1,7 +1,18 @@
 import { sql } from 'drizzle-orm';
-import { bigint, check, index, integer, pgEnum, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { accounts } from '../accounts/accounts.schema';
-import { giftCards } from '../catalogue/catalogue.schema';
+import {
+  bigint,
+  check,
+  index,
+  integer,
+  pgEnum,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { accounts } from './accounts';
+import { giftCards } from './catalogue';
 
 export const orderStatus = pgEnum('order_status', ['pending', 'paid', 'failed']);
 

@@ -1,5 +1,5 @@
 import { index, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-import { accounts } from '../accounts/accounts.schema';
+import { accounts } from './accounts';
 
 export const notifications = pgTable(
   'notifications',
