@@ -14,7 +14,7 @@ const serverRooms = {
   wallet: ['notifications'],
   accounts: ['wallet', 'notifications'],
   catalogue: ['accounts'],
-  cards: ['catalogue'],
+  cards: ['catalogue', 'notifications'],
   orders: ['accounts', 'catalogue', 'cards', 'wallet', 'notifications'],
   legacy: ['accounts', 'catalogue', 'cards', 'orders', 'wallet', 'notifications'],
 };

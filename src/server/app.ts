@@ -10,6 +10,8 @@ import type { Config } from './env';
 import { accountRoutes } from './modules/accounts/accounts.routes';
 import { resolveToken } from './modules/accounts/accounts.service';
 import { cardRoutes } from './modules/cards/cards.routes';
+import { redemptionRoutes } from './modules/cards/redemptions.routes';
+import { soldCardRoutes } from './modules/cards/sold-cards.routes';
 import { createCodeVault } from './modules/cards/cards.service';
 import { giftCardRoutes } from './modules/catalogue/catalogue.routes';
 import { diskStorage, type Storage } from './modules/catalogue/storage';
@@ -120,6 +122,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await v1.register(giftCardRoutes, deps);
       await v1.register(purchaseRoutes, deps);
       await v1.register(cardRoutes, deps);
+      await v1.register(redemptionRoutes, deps);
+      await v1.register(soldCardRoutes, deps);
       await v1.register(webhookRoutes, { provider: deps.payments.name, handlers: webhookHandlers });
       await v1.register(withdrawalRoutes, deps);
     },

@@ -74,6 +74,11 @@ const envSchema = z.object({
   LOGIN_MAX_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(1).default(5),
   LOGIN_MAX_FAILURES_PER_IP: z.coerce.number().int().min(1).default(30),
   LOGIN_FAILURE_WINDOW_SECONDS: z.coerce.number().int().min(1).default(900),
+  /** Code look-ups (till look-up and redemption) a business may make per minute, and per IP address. */
+  CODE_LOOKUPS_PER_MINUTE_PER_ACCOUNT: z.coerce.number().int().min(1).default(30),
+  CODE_LOOKUPS_PER_MINUTE_PER_IP: z.coerce.number().int().min(1).default(100),
+  /** Public balance checks per minute per IP address. */
+  BALANCE_CHECKS_PER_MINUTE_PER_IP: z.coerce.number().int().min(1).default(20),
 });
 
 export type RawEnv = z.infer<typeof envSchema>;

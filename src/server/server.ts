@@ -8,6 +8,8 @@ import { ConfigError, loadConfig } from './env';
 import { startSandboxWebhookWorker } from './modules/orders/payments/payments';
 import { createPayoutProvider } from './modules/wallet/payouts/payouts';
 import { startPayoutWorker } from './modules/wallet/withdrawals.service';
+import { createCodeVault } from './modules/cards/cards.service';
+import { startExpiryWorker } from './modules/cards/expiry.service';
 
 if (existsSync('.env')) process.loadEnvFile('.env');
 
@@ -38,6 +40,14 @@ async function main(): Promise<void> {
     log: app.log,
   });
 
+  // Cards past their expiry become expired, and "expires in 7 days" reminders go out once.
+  const stopExpiry = startExpiryWorker({
+    db: database.db,
+    config,
+    codes: createCodeVault(config.CODE_ENCRYPTION_KEY),
+    log: app.log,
+  });
+
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
@@ -46,6 +56,7 @@ async function main(): Promise<void> {
     const timer = setTimeout(() => process.exit(1), 10_000).unref();
     await stopWorker();
     await stopPayouts();
+    await stopExpiry();
     await app.close();
     await database.close();
     clearTimeout(timer);

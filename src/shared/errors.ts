@@ -60,6 +60,18 @@ export const errorCodes = {
    * the business's PIN, not to the caller's request rate; `details.retryAfterSeconds` says when it ends.
    */
   PIN_LOCKED: 423,
+  /** No card matches that code for this caller: one answer for unknown, foreign and mistyped codes. */
+  CARD_CODE_NOT_FOUND: 404,
+  /** The card cannot be spent now; the message says why (frozen, blocked, expired, used up); `details.status`. */
+  CARD_NOT_REDEEMABLE: 409,
+  /** The amount is more than the card's balance; `details.balance` is what is left. */
+  CARD_BALANCE_TOO_LOW: 409,
+  /** The redemption cannot be reversed (already reversed, or older than 24 hours). */
+  REVERSAL_NOT_ALLOWED: 409,
+  /** The card cannot be refunded; the message says why (used, older than 30 days, wallet short). */
+  REFUND_NOT_ALLOWED: 409,
+  /** The card is not in a state for that (e.g. unfreeze a card that is not frozen). */
+  CARD_STATE_CONFLICT: 409,
   /** Too many attempts; `details.retryAfterSeconds` says when to try again. */
   RATE_LIMITED: 429,
   /** Something failed on our side; details are logged, never returned. */

@@ -39,6 +39,38 @@ export async function assertAllowed(db: DbOrTx, limits: Limit[], message: string
   }
 }
 
+/**
+ * Spends one try of every limit, atomically, and refuses when any of them is now over its budget. The count
+ * comes first (INSERT … ON CONFLICT … RETURNING), so parallel requests cannot all read "under the limit"
+ * before any of them is counted: of N at once, exactly `max` get through.
+ */
+export async function consume(db: DbOrTx, limits: Limit[], message: string): Promise<void> {
+  let retryAfter = 0;
+  for (const limit of limits) {
+    const result = await db.execute<{ hits: number; retry: number }>(sql`
+      INSERT INTO rate_limits (key, hits, reset_at)
+      VALUES (${limit.key}, 1, now() + make_interval(secs => ${limit.windowSeconds}))
+      ON CONFLICT (key) DO UPDATE SET
+        hits = CASE WHEN rate_limits.reset_at <= now() THEN 1 ELSE rate_limits.hits + 1 END,
+        reset_at = CASE WHEN rate_limits.reset_at <= now() THEN EXCLUDED.reset_at ELSE rate_limits.reset_at END
+      RETURNING hits, ceil(extract(epoch FROM reset_at - now()))::int AS retry`);
+    const row = result.rows[0]!;
+    if (row.hits > limit.max) retryAfter = Math.max(retryAfter, Math.max(1, row.retry));
+  }
+  if (retryAfter > 0) throw rateLimited(message, retryAfter);
+}
+
+function rateLimited(message: string, retryAfter: number): AppError {
+  const when =
+    retryAfter < 60
+      ? `${retryAfter} second${retryAfter === 1 ? '' : 's'}`
+      : `${Math.ceil(retryAfter / 60)} minute${Math.ceil(retryAfter / 60) === 1 ? '' : 's'}`;
+  return new AppError('RATE_LIMITED', `${message} Try again in ${when}.`, {
+    details: { retryAfterSeconds: retryAfter },
+    headers: { 'retry-after': String(retryAfter) },
+  });
+}
+
 export async function hit(db: DbOrTx, limits: Limit[]): Promise<void> {
   for (const limit of limits) {
     await db.execute(sql`

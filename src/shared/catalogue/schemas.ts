@@ -17,7 +17,19 @@ export const cardMessages = {
     `the amount must be a whole number of minor units: 500000 is ${example}`,
   colourRequired: 'please choose a colour',
   colourInvalid: 'a colour is written like #1A2B3C',
+  validityInvalid: `choose No expiry or a validity of 1 to 60 months`,
 } as const;
+
+export const MAX_VALIDITY_MONTHS = 60;
+
+/** No expiry (null) or 1–60 months from the day each card is bought. */
+export const validityMonthsSchema = z
+  .number({ error: cardMessages.validityInvalid })
+  .int(cardMessages.validityInvalid)
+  .min(1, cardMessages.validityInvalid)
+  .max(MAX_VALIDITY_MONTHS, cardMessages.validityInvalid)
+  .nullable()
+  .describe('Months each bought card stays valid (1–60); null or left out: no expiry');
 
 export const colourSchema = z
   .string({ error: cardMessages.colourRequired })
@@ -87,6 +99,11 @@ export const giftCardSchema = z
     colour: z.string(),
     onSale: z.boolean(),
     soldCount: z.number().int(),
+    validityMonths: z
+      .number()
+      .int()
+      .nullable()
+      .describe('How long each card bought from it stays valid, in months; null: no expiry'),
     createdAt: z.iso.datetime(),
   })
   .meta({ id: 'GiftCard' });

@@ -7,6 +7,11 @@ export const notificationKindSchema = z.enum([
   'card_sold',
   'card_received',
   'card_redeemed',
+  'card_reversed',
+  'card_expiring',
+  'card_expired',
+  'card_blocked',
+  'card_refunded',
   'withdrawal_status',
 ]);
 export type NotificationKind = z.infer<typeof notificationKindSchema>;

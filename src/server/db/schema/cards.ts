@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  type AnyPgColumn,
   bigint,
   check,
   index,
@@ -14,7 +15,14 @@ import { accounts } from './accounts';
 import { giftCards } from './catalogue';
 import { orders } from './orders';
 
-export const purchasedCardStatus = pgEnum('purchased_card_status', ['active', 'redeemed', 'expired', 'void']);
+export const purchasedCardStatus = pgEnum('purchased_card_status', [
+  'active',
+  'redeemed',
+  'expired',
+  'void',
+  'frozen',
+  'blocked',
+]);
 
 /**
  * A card issued to a buyer from a gift card. The redemption code is never stored in clear: `codeHash` is a
@@ -44,6 +52,10 @@ export const purchasedCards = pgTable(
     codeHash: text('code_hash').notNull(),
     codeCiphertext: text('code_ciphertext').notNull(),
     codeLast4: text('code_last4').notNull(),
+    /** Why the business blocked it (status blocked), e.g. reported lost. */
+    blockedReason: text('blocked_reason'),
+    /** When the "expires in 7 days" reminder went out (once). */
+    expiryRemindedAt: timestamp('expiry_reminded_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -51,6 +63,14 @@ export const purchasedCards = pgTable(
     uniqueIndex('purchased_cards_order_unique').on(t.orderId),
     uniqueIndex('purchased_cards_code_hash_unique').on(t.codeHash),
     index('purchased_cards_owner_idx').on(t.ownerId, t.createdAt.desc(), t.id.desc()),
+    // A business's sold cards, newest first, and its search by the code's last four.
+    index('purchased_cards_business_idx').on(t.businessId, t.createdAt.desc(), t.id.desc()),
+    index('purchased_cards_business_last4_idx').on(t.businessId, t.codeLast4),
+    // The daily expiry job looks only at cards that can still expire (named by the statuses that cannot,
+    // because PostgreSQL refuses an enum value in the same transaction that adds it).
+    index('purchased_cards_expiry_idx')
+      .on(t.expiresAt)
+      .where(sql`${t.expiresAt} IS NOT NULL AND ${t.status} NOT IN ('redeemed', 'expired', 'void')`),
     check('purchased_cards_balance_range', sql`${t.balance} >= 0 AND ${t.balance} <= ${t.initialValue}`),
   ],
 );
@@ -62,9 +82,18 @@ export const cardActivityKind = pgEnum('card_activity_kind', [
   'adjust',
   'void',
   'transfer',
+  'reverse',
+  'expire',
+  'block',
+  'unblock',
+  'freeze',
+  'unfreeze',
 ]);
 
-/** Every change to a purchased card's balance or owner, with the balance after it. */
+/**
+ * Every change to a purchased card's balance, status or owner, with the balance after it. Append-only, and
+ * the card's balance always equals the sum of its activities (triggers in 0006_card_integrity.sql).
+ */
 export const cardActivities = pgTable(
   'card_activities',
   {
@@ -76,7 +105,28 @@ export const cardActivities = pgTable(
     /** Signed minor units: +value on issue, −amount on a redemption. */
     amount: bigint('amount', { mode: 'bigint' }).notNull(),
     balanceAfter: bigint('balance_after', { mode: 'bigint' }).notNull(),
+    /** Who did it (the business at the till, the holder who froze it); null for the system (expiry). */
+    actorId: uuid('actor_id').references(() => accounts.id, { onDelete: 'restrict' }),
+    /** The till reference or note, or the reason for a block. */
+    reference: text('reference'),
+    /** A reversal names the redemption it gives back; one reversal per redemption. */
+    reversesId: uuid('reverses_id').references((): AnyPgColumn => cardActivities.id, {
+      onDelete: 'restrict',
+    }),
+    /** The caller's Idempotency-Key and a hash of its request, so a retry returns this activity. */
+    idempotencyKey: text('idempotency_key'),
+    requestHash: text('request_hash'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('card_activities_card_idx').on(t.purchasedCardId, t.createdAt)],
+  (t) => [
+    index('card_activities_card_idx').on(t.purchasedCardId, t.createdAt),
+    uniqueIndex('card_activities_reverses_unique')
+      .on(t.reversesId)
+      .where(sql`${t.reversesId} IS NOT NULL`),
+    uniqueIndex('card_activities_idempotency_unique')
+      .on(t.actorId, t.idempotencyKey)
+      .where(sql`${t.idempotencyKey} IS NOT NULL`),
+    // A business's redemptions, newest first.
+    index('card_activities_actor_idx').on(t.actorId, t.createdAt.desc()),
+  ],
 );

@@ -33,6 +33,8 @@ export const giftCards = pgTable(
     onSale: boolean('on_sale').notNull().default(true),
     /** Kept by the purchase transaction, so tiles and "best-selling" need no count over purchases. */
     soldCount: integer('sold_count').notNull().default(0),
+    /** Months each card bought from it stays valid; null: no expiry. */
+    validityMonths: integer('validity_months'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -49,5 +51,9 @@ export const giftCards = pgTable(
     check('gift_cards_amount_positive', sql`${t.amount} > 0`),
     check('gift_cards_colour_hex', sql`${t.colour} ~ '^#[0-9a-f]{6}$'`),
     check('gift_cards_sold_count_nonnegative', sql`${t.soldCount} >= 0`),
+    check(
+      'gift_cards_validity_months_range',
+      sql`${t.validityMonths} IS NULL OR ${t.validityMonths} BETWEEN 1 AND 60`,
+    ),
   ],
 );

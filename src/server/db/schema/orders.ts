@@ -14,7 +14,7 @@ import {
 import { accounts } from './accounts';
 import { giftCards } from './catalogue';
 
-export const orderStatus = pgEnum('order_status', ['pending', 'paid', 'failed']);
+export const orderStatus = pgEnum('order_status', ['pending', 'paid', 'failed', 'refunded']);
 
 /**
  * A purchase: created pending before any payment, completed only by a verified confirmation from the
@@ -45,6 +45,7 @@ export const orders = pgTable(
     requestFingerprint: text('request_fingerprint'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     paidAt: timestamp('paid_at', { withTimezone: true }),
+    refundedAt: timestamp('refunded_at', { withTimezone: true }),
   },
   (t) => [
     uniqueIndex('orders_reference_unique').on(t.reference),

@@ -1,16 +1,24 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { aliasedTable, and, asc, desc, eq, inArray, isNotNull, isNull, lte, sql } from 'drizzle-orm';
+import type { PgInsertValue } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../db/client';
 import { accounts } from '../../db/schema/accounts';
 import { giftCards } from '../../db/schema/catalogue';
 import { cardActivities, purchasedCards } from '../../db/schema/cards';
 
-export async function insertPurchasedCard(db: DbOrTx, row: typeof purchasedCards.$inferInsert) {
+export async function insertPurchasedCard(db: DbOrTx, row: PgInsertValue<typeof purchasedCards>) {
   const [created] = await db.insert(purchasedCards).values(row).returning();
   return created!;
 }
 
-export async function insertActivity(db: DbOrTx, row: typeof cardActivities.$inferInsert): Promise<void> {
-  await db.insert(cardActivities).values(row);
+export type CardRow = typeof purchasedCards.$inferSelect;
+export type ActivityRow = typeof cardActivities.$inferSelect;
+
+export async function insertActivity(
+  db: DbOrTx,
+  row: typeof cardActivities.$inferInsert,
+): Promise<ActivityRow> {
+  const [created] = await db.insert(cardActivities).values(row).returning();
+  return created!;
 }
 
 const cardSelection = {
@@ -20,6 +28,8 @@ const cardSelection = {
   businessName: accounts.name,
   businessLogoKey: accounts.logoKey,
   cursorTime: sql<string>`to_char(${purchasedCards.createdAt} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`,
+  /** Whether the card was ever redeemed (then it can no longer be refunded). */
+  everRedeemed: sql<boolean>`EXISTS (SELECT 1 FROM ${cardActivities} WHERE ${cardActivities.purchasedCardId} = ${purchasedCards.id} AND ${cardActivities.kind} = 'redeem')`,
 };
 
 export type PurchasedCardRow = Awaited<ReturnType<typeof findPurchasedCard>> & object;
@@ -63,4 +73,184 @@ export async function listActivities(db: DbOrTx, purchasedCardId: string) {
     .from(cardActivities)
     .where(eq(cardActivities.purchasedCardId, purchasedCardId))
     .orderBy(asc(cardActivities.createdAt), asc(cardActivities.id));
+}
+
+const reversal = aliasedTable(cardActivities, 'reversal');
+const actor = aliasedTable(accounts, 'actor');
+
+const activitySelection = {
+  activity: cardActivities,
+  /** The business that acted (redeemed, reversed, blocked, refunded); null for the holder or the system. */
+  placeName: sql<string | null>`CASE WHEN ${actor.role} = 'business' THEN ${actor.name} END`,
+  reversedAt: reversal.createdAt,
+};
+
+export interface ActivityView {
+  activity: ActivityRow;
+  placeName: string | null;
+  reversedAt: Date | null;
+}
+
+/** A card's activities with who acted and whether a redemption was reversed; oldest first (or newest). */
+export async function listActivityViews(
+  db: DbOrTx,
+  purchasedCardId: string,
+  options: { newestFirst?: boolean; limit?: number } = {},
+): Promise<ActivityView[]> {
+  const query = db
+    .select(activitySelection)
+    .from(cardActivities)
+    .leftJoin(actor, eq(actor.id, cardActivities.actorId))
+    .leftJoin(reversal, eq(reversal.reversesId, cardActivities.id))
+    .where(eq(cardActivities.purchasedCardId, purchasedCardId))
+    .orderBy(
+      ...(options.newestFirst
+        ? [desc(cardActivities.createdAt), desc(cardActivities.id)]
+        : [asc(cardActivities.createdAt), asc(cardActivities.id)]),
+    );
+  return options.limit ? await query.limit(options.limit) : await query;
+}
+
+/** One activity with its reversal and actor, for a receipt. */
+export async function findActivityView(db: DbOrTx, id: string): Promise<ActivityView | undefined> {
+  const [row] = await db
+    .select(activitySelection)
+    .from(cardActivities)
+    .leftJoin(actor, eq(actor.id, cardActivities.actorId))
+    .leftJoin(reversal, eq(reversal.reversesId, cardActivities.id))
+    .where(eq(cardActivities.id, id));
+  return row;
+}
+
+/** The card a code belongs to, locked for the rest of the transaction (redemptions of one card queue here). */
+export async function lockCardByCodeHash(tx: DbOrTx, codeHash: string): Promise<CardRow | undefined> {
+  const [row] = await tx
+    .select()
+    .from(purchasedCards)
+    .where(eq(purchasedCards.codeHash, codeHash))
+    .for('update');
+  return row;
+}
+
+export async function findCardByCodeHash(db: DbOrTx, codeHash: string): Promise<CardRow | undefined> {
+  const [row] = await db.select().from(purchasedCards).where(eq(purchasedCards.codeHash, codeHash));
+  return row;
+}
+
+export async function lockCard(tx: DbOrTx, id: string): Promise<CardRow | undefined> {
+  const [row] = await tx.select().from(purchasedCards).where(eq(purchasedCards.id, id)).for('update');
+  return row;
+}
+
+export async function updateCard(
+  tx: DbOrTx,
+  id: string,
+  values: Partial<Pick<CardRow, 'balance' | 'status' | 'blockedReason' | 'expiryRemindedAt'>>,
+): Promise<void> {
+  await tx
+    .update(purchasedCards)
+    .set({ ...values, updatedAt: sql`now()` })
+    .where(eq(purchasedCards.id, id));
+}
+
+export async function findActivityByIdempotencyKey(
+  db: DbOrTx,
+  actorId: string,
+  key: string,
+): Promise<ActivityRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(cardActivities)
+    .where(and(eq(cardActivities.actorId, actorId), eq(cardActivities.idempotencyKey, key)));
+  return row;
+}
+
+export async function findActivity(db: DbOrTx, id: string): Promise<ActivityRow | undefined> {
+  const [row] = await db.select().from(cardActivities).where(eq(cardActivities.id, id));
+  return row;
+}
+
+/** A business's sold cards, newest first, optionally only those whose code ends in `last4`. */
+export async function listSoldCards(
+  db: DbOrTx,
+  businessId: string,
+  query: { limit: number; after?: { time: string; id: string }; last4?: string },
+) {
+  return db
+    .select(cardSelection)
+    .from(purchasedCards)
+    .innerJoin(giftCards, eq(giftCards.id, purchasedCards.giftCardId))
+    .innerJoin(accounts, eq(accounts.id, purchasedCards.businessId))
+    .where(
+      and(
+        eq(purchasedCards.businessId, businessId),
+        query.last4 ? eq(purchasedCards.codeLast4, query.last4) : undefined,
+        query.after
+          ? sql`(${purchasedCards.createdAt}, ${purchasedCards.id}) < (${query.after.time}::timestamptz, ${query.after.id}::uuid)`
+          : undefined,
+      ),
+    )
+    .orderBy(sql`${purchasedCards.createdAt} DESC NULLS LAST`, sql`${purchasedCards.id} DESC NULLS LAST`)
+    .limit(query.limit);
+}
+
+const STILL_LIVE = ['active', 'frozen', 'blocked'] as const;
+
+/** Cards past their expiry that are not marked expired yet, locked and skipped by a concurrent job. */
+export async function lockDueExpiries(tx: DbOrTx, limit: number): Promise<CardRow[]> {
+  return tx
+    .select()
+    .from(purchasedCards)
+    .where(
+      and(
+        isNotNull(purchasedCards.expiresAt),
+        lte(purchasedCards.expiresAt, sql`now()`),
+        inArray(purchasedCards.status, [...STILL_LIVE]),
+      ),
+    )
+    .limit(limit)
+    .for('update', { skipLocked: true });
+}
+
+/**
+ * Marks the "expires soon" reminder as sent for live cards with a balance that expire within `days`, and
+ * answers them: the UPDATE … RETURNING claims each card once, whichever instance runs the job.
+ */
+export async function claimExpiryReminders(tx: DbOrTx, days: number, limit: number) {
+  const due = tx
+    .select({ id: purchasedCards.id })
+    .from(purchasedCards)
+    .where(
+      and(
+        isNull(purchasedCards.expiryRemindedAt),
+        isNotNull(purchasedCards.expiresAt),
+        sql`${purchasedCards.expiresAt} > now()`,
+        sql`${purchasedCards.expiresAt} <= now() + make_interval(days => ${days})`,
+        sql`${purchasedCards.balance} > 0`,
+        inArray(purchasedCards.status, ['active', 'frozen']),
+      ),
+    )
+    .limit(limit)
+    .for('update', { skipLocked: true });
+  return tx
+    .update(purchasedCards)
+    .set({ expiryRemindedAt: sql`now()` })
+    .where(inArray(purchasedCards.id, due))
+    .returning({
+      id: purchasedCards.id,
+      ownerId: purchasedCards.ownerId,
+      balance: purchasedCards.balance,
+      currency: purchasedCards.currency,
+      expiresAt: purchasedCards.expiresAt,
+      businessId: purchasedCards.businessId,
+    });
+}
+
+export async function hasBeenRedeemed(db: DbOrTx, purchasedCardId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: cardActivities.id })
+    .from(cardActivities)
+    .where(and(eq(cardActivities.purchasedCardId, purchasedCardId), eq(cardActivities.kind, 'redeem')))
+    .limit(1);
+  return Boolean(row);
 }

@@ -1,6 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  balanceCheckSchema,
+  cardLookupRequestSchema,
   purchasedCardDetailSchema,
   purchasedCardPageSchema,
   revealedCodeSchema,
@@ -9,7 +11,13 @@ import { apiErrorSchema } from '../../../shared/errors';
 import { requireSession } from '../../plugins/auth';
 import * as cards from './cards.service';
 
-const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema, 404: apiErrorSchema };
+const errors = {
+  400: apiErrorSchema,
+  401: apiErrorSchema,
+  403: apiErrorSchema,
+  404: apiErrorSchema,
+  409: apiErrorSchema,
+};
 const idParams = z.object({ id: z.uuid({ error: 'That is not a valid id.' }) });
 
 /** The holder's cards: My Gift Cards, one card with its history, and the code revealed on demand. */
@@ -63,6 +71,43 @@ export const cardRoutes: FastifyPluginAsyncZod<cards.CardsDeps> = async (app, de
       const session = await requireSession(request, 'user');
       reply.header('cache-control', 'no-store');
       return cards.revealCode({ ...deps, log: request.log }, session.account.id, request.params.id);
+    },
+  );
+
+  for (const frozen of [true, false]) {
+    app.post(
+      `/purchased-cards/:id/${frozen ? 'freeze' : 'unfreeze'}`,
+      {
+        schema: {
+          tags: ['purchases'],
+          summary: frozen
+            ? 'Freeze one of your cards at once (a use you did not make): nobody can spend it until you unfreeze it'
+            : 'Unfreeze one of your cards',
+          params: idParams,
+          response: { 200: purchasedCardDetailSchema, ...errors },
+        },
+      },
+      async (request) => {
+        const session = await requireSession(request, 'user');
+        return cards.setFrozen(deps, session.account.id, request.params.id, frozen);
+      },
+    );
+  }
+
+  app.post(
+    '/balance-checks',
+    {
+      schema: {
+        tags: ['cards'],
+        summary:
+          'Check a card’s balance by its code (no login; limited per IP, one answer for every failure)',
+        body: cardLookupRequestSchema,
+        response: { 200: balanceCheckSchema, 400: apiErrorSchema, 404: apiErrorSchema, 429: apiErrorSchema },
+      },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return cards.checkBalance({ ...deps, log: request.log }, request.body.code, request.ip);
     },
   );
 };

@@ -1,17 +1,34 @@
-import { formatCode } from '../../../shared/cards/codes';
-import type { PurchasedCard, PurchasedCardDetail, PurchasedCardPage } from '../../../shared/cards/schemas';
-import { decodeCursor, encodeCursor } from '../../lib/cursor';
-import { notFound } from '../../lib/app-error';
 import type { FastifyBaseLogger } from 'fastify';
-import type { DbOrTx } from '../../db/client';
+import { sql } from 'drizzle-orm';
+import { formatCode, parseCode } from '../../../shared/cards/codes';
+import {
+  REFUND_WINDOW_DAYS,
+  redeemMessages,
+  type BalanceCheck,
+  type CardActivity,
+  type PurchasedCard,
+  type PurchasedCardDetail,
+  type PurchasedCardPage,
+  type PurchasedCardStatus,
+  type SoldCard,
+} from '../../../shared/cards/schemas';
+import type { Db, DbOrTx } from '../../db/client';
+import { AppError, notFound } from '../../lib/app-error';
+import { decodeCursor, encodeCursor } from '../../lib/cursor';
+import { consume } from '../../lib/rate-limiter';
 import type { CoreDeps } from '../../lib/deps';
 import { logoUrl } from '../catalogue/catalogue.service';
 import {
+  findCardByCodeHash,
   findPurchasedCard,
   insertActivity,
   insertPurchasedCard,
-  listActivities,
+  listActivityViews,
   listPurchasedCards,
+  lockCard,
+  updateCard,
+  type ActivityView,
+  type CardRow,
   type PurchasedCardRow,
 } from './cards.repository';
 import type { CodeVault } from './code-vault';
@@ -24,9 +41,66 @@ export interface CardsDeps extends CoreDeps {
   log?: FastifyBaseLogger;
 }
 
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+export const money = (amount: bigint, currency: string) => ({ amount: Number(amount), currency });
+
+/**
+ * What a card's status means now: a live card past its expiry reads "expired" even before the daily job
+ * has marked it (and refuses to be spent).
+ */
+export function effectiveStatus(
+  card: Pick<CardRow, 'status' | 'expiresAt'>,
+  now = new Date(),
+): PurchasedCardStatus {
+  const live = card.status === 'active' || card.status === 'frozen' || card.status === 'blocked';
+  return live && card.expiresAt && card.expiresAt <= now ? 'expired' : card.status;
+}
+
+export function toPurchasedCard(row: PurchasedCardRow): PurchasedCard {
+  const { card } = row;
+  return {
+    id: card.id,
+    giftCardId: card.giftCardId,
+    uniqueId: row.uniqueId,
+    businessId: card.businessId,
+    businessName: row.businessName,
+    brandLogoUrl: logoUrl(row.businessLogoKey),
+    colour: row.colour,
+    initialValue: money(card.initialValue, card.currency),
+    balance: money(card.balance, card.currency),
+    status: effectiveStatus(card),
+    expiresAt: card.expiresAt?.toISOString() ?? null,
+    codeLast4: card.codeLast4,
+    purchasedAt: card.createdAt.toISOString(),
+  };
+}
+
+export function toCardActivity(view: ActivityView, currency: string): CardActivity {
+  const a = view.activity;
+  return {
+    id: a.id,
+    kind: a.kind,
+    amount: money(a.amount, currency),
+    balanceAfter: money(a.balanceAfter, currency),
+    reference: a.reference,
+    placeName: view.placeName,
+    reversed: view.reversedAt !== null,
+    createdAt: a.createdAt.toISOString(),
+  };
+}
+
+/** Only the owner sees a purchased card; for anyone else it does not exist. */
+async function ownedCard(db: DbOrTx, ownerId: string, id: string): Promise<PurchasedCardRow> {
+  const row = await findPurchasedCard(db, id);
+  if (!row || row.card.ownerId !== ownerId) throw notFound('That gift card');
+  return row;
+}
+
 /**
  * Issues a bought card in the caller's transaction: a fresh secret code (only its hash, an encrypted copy
- * and the last four are kept) and the card's first activity. Answers the new card's id.
+ * and the last four are kept), its expiry (the design's validity from now, if it has one) and the card's
+ * first activity. Answers the new card's id.
  */
 export async function issueCard(
   tx: DbOrTx,
@@ -38,6 +112,7 @@ export async function issueCard(
     orderId: string;
     amount: bigint;
     currency: string;
+    validityMonths: number | null;
   },
 ): Promise<{ id: string }> {
   const code = codes.generate();
@@ -52,6 +127,7 @@ export async function issueCard(
     codeHash: code.hash,
     codeCiphertext: code.ciphertext,
     codeLast4: code.last4,
+    expiresAt: input.validityMonths ? sql`now() + make_interval(months => ${input.validityMonths})` : null,
   });
   await insertActivity(tx, {
     purchasedCardId: card.id,
@@ -60,33 +136,6 @@ export async function issueCard(
     balanceAfter: input.amount,
   });
   return { id: card.id };
-}
-
-function toPurchasedCard(row: PurchasedCardRow): PurchasedCard {
-  const { card } = row;
-  const money = (amount: bigint) => ({ amount: Number(amount), currency: card.currency });
-  return {
-    id: card.id,
-    giftCardId: card.giftCardId,
-    uniqueId: row.uniqueId,
-    businessId: card.businessId,
-    businessName: row.businessName,
-    brandLogoUrl: logoUrl(row.businessLogoKey),
-    colour: row.colour,
-    initialValue: money(card.initialValue),
-    balance: money(card.balance),
-    status: card.status,
-    expiresAt: card.expiresAt?.toISOString() ?? null,
-    codeLast4: card.codeLast4,
-    purchasedAt: card.createdAt.toISOString(),
-  };
-}
-
-/** Only the owner sees a purchased card; for anyone else it does not exist. */
-async function ownedCard(deps: CardsDeps, ownerId: string, id: string): Promise<PurchasedCardRow> {
-  const row = await findPurchasedCard(deps.db, id);
-  if (!row || row.card.ownerId !== ownerId) throw notFound('That gift card');
-  return row;
 }
 
 export async function listMyCards(
@@ -110,23 +159,116 @@ export async function listMyCards(
   };
 }
 
-export async function getMyCard(deps: CardsDeps, ownerId: string, id: string): Promise<PurchasedCardDetail> {
-  const row = await ownedCard(deps, ownerId, id);
-  const activities = await listActivities(deps.db, id);
+async function cardDetail(db: DbOrTx, row: PurchasedCardRow): Promise<PurchasedCardDetail> {
+  const activities = await listActivityViews(db, row.card.id);
   return {
     ...toPurchasedCard(row),
-    activities: activities.map((a) => ({
-      id: a.id,
-      kind: a.kind,
-      amount: { amount: Number(a.amount), currency: row.card.currency },
-      balanceAfter: { amount: Number(a.balanceAfter), currency: row.card.currency },
-      createdAt: a.createdAt.toISOString(),
-    })),
+    activities: activities.map((a) => toCardActivity(a, row.card.currency)),
   };
 }
 
+export async function getMyCard(deps: CardsDeps, ownerId: string, id: string): Promise<PurchasedCardDetail> {
+  return cardDetail(deps.db, await ownedCard(deps.db, ownerId, id));
+}
+
 export async function revealCode(deps: CardsDeps, ownerId: string, id: string): Promise<{ code: string }> {
-  const row = await ownedCard(deps, ownerId, id);
+  const row = await ownedCard(deps.db, ownerId, id);
   deps.log?.info({ purchasedCardId: id }, 'redemption code revealed to its owner');
   return { code: formatCode(deps.codes.decrypt(row.card.codeCiphertext)) };
+}
+
+/**
+ * The holder freezes a card the moment a use they did not make shows up (or unfreezes it): an activity
+ * of amount 0 and the new status, under the card's row lock so a redemption in flight finishes first.
+ */
+export async function setFrozen(
+  deps: CardsDeps,
+  ownerId: string,
+  id: string,
+  frozen: boolean,
+): Promise<PurchasedCardDetail> {
+  await deps.db.transaction(async (tx) => {
+    const card = await lockCard(tx, id);
+    if (!card || card.ownerId !== ownerId) throw notFound('That gift card');
+    const status = effectiveStatus(card);
+    if (frozen && status !== 'active') {
+      throw new AppError('CARD_STATE_CONFLICT', stateWords(status, 'Only an active card can be frozen.'), {
+        details: { status },
+      });
+    }
+    if (!frozen && status !== 'frozen') {
+      throw new AppError('CARD_STATE_CONFLICT', 'This card is not frozen.', { details: { status } });
+    }
+    await insertActivity(tx, {
+      purchasedCardId: id,
+      kind: frozen ? 'freeze' : 'unfreeze',
+      amount: 0n,
+      balanceAfter: card.balance,
+      actorId: ownerId,
+    });
+    await updateCard(tx, id, { status: frozen ? 'frozen' : 'active' });
+  });
+  return getMyCard(deps, ownerId, id);
+}
+
+export function stateWords(status: PurchasedCardStatus, otherwise: string): string {
+  switch (status) {
+    case 'frozen':
+      return 'This card is frozen.';
+    case 'blocked':
+      return 'This card is blocked by the business that sold it.';
+    case 'expired':
+      return 'This card has expired.';
+    case 'redeemed':
+      return 'This card is used up: it has no balance left.';
+    case 'void':
+      return 'This card was refunded and can no longer be used.';
+    default:
+      return otherwise;
+  }
+}
+
+/**
+ * Public balance check: code in, balance and expiry out. Every failure (bad format, wrong check character,
+ * unknown code, a refunded card's dead code) gets the same answer.
+ */
+export async function checkBalance(deps: CardsDeps, code: string, ip: string): Promise<BalanceCheck> {
+  await consume(
+    deps.db,
+    [{ key: `balance-check:ip:${ip}`, max: deps.config.BALANCE_CHECKS_PER_MINUTE_PER_IP, windowSeconds: 60 }],
+    'Too many balance checks.',
+  );
+  const parsed = parseCode(code);
+  const card = parsed.ok ? await findCardByCodeHash(deps.db, deps.codes.hash(parsed.body)) : undefined;
+  if (!card || card.status === 'void')
+    throw new AppError('CARD_CODE_NOT_FOUND', redeemMessages.balanceNotFound);
+  return {
+    balance: money(card.balance, card.currency),
+    status: effectiveStatus(card),
+    expiresAt: card.expiresAt?.toISOString() ?? null,
+  };
+}
+
+/** Until when a business may refund a sold card: never redeemed, not void, within 30 days of the sale. */
+export function refundableUntil(row: PurchasedCardRow, now = new Date()): string | null {
+  if (row.everRedeemed || row.card.status === 'void') return null;
+  const until = new Date(row.card.createdAt.getTime() + REFUND_WINDOW_DAYS * DAY_MS);
+  return until > now ? until.toISOString() : null;
+}
+
+/** A sold card as its business sees it: never the code, never the holder's e-mail. */
+export async function soldCardView(db: DbOrTx, row: PurchasedCardRow): Promise<SoldCard> {
+  const recent = await listActivityViews(db, row.card.id, { newestFirst: true, limit: 5 });
+  return {
+    ...toPurchasedCard(row),
+    recentActivities: recent.map((a) => toCardActivity(a, row.card.currency)),
+    refundableUntil: refundableUntil(row),
+  };
+}
+
+/** The business's view of one of its sold cards; anyone else's card does not exist for it. */
+export async function getSoldCard(db: Db | DbOrTx, businessId: string, id: string): Promise<SoldCard> {
+  const row = await findPurchasedCard(db, id);
+  if (!row || row.card.businessId !== businessId) throw notFound('That gift card');
+  return soldCardView(db, row);
 }

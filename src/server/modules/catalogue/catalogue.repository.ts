@@ -20,6 +20,7 @@ const selection = {
   colour: giftCards.colour,
   onSale: giftCards.onSale,
   soldCount: giftCards.soldCount,
+  validityMonths: giftCards.validityMonths,
   createdAt: giftCards.createdAt,
   updatedAt: giftCards.updatedAt,
   businessName: accounts.name,

@@ -50,6 +50,7 @@ export function toGiftCard(row: GiftCardWithBusiness): GiftCard {
     colour: row.colour,
     onSale: row.onSale,
     soldCount: row.soldCount,
+    validityMonths: row.validityMonths,
     createdAt: row.createdAt.toISOString(),
   };
 }
@@ -58,7 +59,7 @@ export function toGiftCard(row: GiftCardWithBusiness): GiftCard {
 export async function createGiftCard(
   deps: CardDeps,
   businessId: string,
-  input: { amount: number; colour: string },
+  input: { amount: number; colour: string; validityMonths?: number | null | undefined },
 ): Promise<GiftCard> {
   const business = await findAccount(deps.db, businessId);
   if (!business || business.role !== 'business') throw notFound('That business');
@@ -70,6 +71,7 @@ export async function createGiftCard(
         amount: BigInt(input.amount),
         currency: deps.config.CURRENCY,
         colour: input.colour,
+        validityMonths: input.validityMonths ?? null,
       });
       return toGiftCard({
         ...row,

@@ -29,6 +29,11 @@ export async function findOrder(db: DbOrTx, id: string) {
   return row;
 }
 
+export async function lockOrder(tx: DbOrTx, id: string): Promise<OrderRow | undefined> {
+  const [row] = await tx.select().from(orders).where(eq(orders.id, id)).for('update');
+  return row;
+}
+
 /** The order a confirmation is about, locked so concurrent deliveries of it are handled one at a time. */
 export async function lockOrderByReference(tx: DbOrTx, reference: string): Promise<OrderRow | undefined> {
   const [row] = await tx.select().from(orders).where(eq(orders.reference, reference)).for('update');

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { apiErrorSchema } from '../../../shared/errors';
+import { soldCardSchema } from '../../../shared/cards/schemas';
 import { newOrderSchema, orderSchema } from '../../../shared/orders/schemas';
 import { requireSession } from '../../plugins/auth';
 import * as orders from './orders.service';
@@ -48,6 +49,31 @@ export const purchaseRoutes: FastifyPluginAsyncZod<orders.PurchaseDeps> = async 
     async (request) => {
       const session = await requireSession(request, 'user');
       return orders.getOrder(deps, session.account.id, request.params.id);
+    },
+  );
+
+  app.post(
+    '/sold-cards/:id/refund',
+    {
+      schema: {
+        tags: ['redemptions'],
+        summary: 'Refund a card you sold that was never used (within 30 days): the buyer gets the money back',
+        description:
+          'The payment provider refunds the buyer, one balanced ledger entry takes the sale back out of your wallet, the card is voided and its code dies. Refused with the reason when the card was used, is older than 30 days, or your wallet no longer holds the amount. Send an `Idempotency-Key`: a retry returns the first answer.',
+        headers: z.object({ 'idempotency-key': z.string().min(1).max(200).optional() }),
+        params: idParams,
+        response: { 200: soldCardSchema, ...errors, 409: apiErrorSchema, 502: apiErrorSchema },
+      },
+    },
+    async (request) => {
+      const session = await requireSession(request, 'business');
+      const { card } = await orders.refundCard(
+        { ...deps, log: request.log },
+        session.account.id,
+        request.params.id,
+        request.headers['idempotency-key'],
+      );
+      return card;
     },
   );
 };

@@ -1,15 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { formatMoney } from '../../../shared/money';
+import type { SoldCard } from '../../../shared/cards/schemas';
 import type { Order } from '../../../shared/orders/schemas';
 import type { Db } from '../../db/client';
 import type { Config } from '../../env';
 import { AppError, notFound } from '../../lib/app-error';
 import { findAccount } from '../accounts/accounts.service';
-import { issueCard, type CodeVault } from '../cards/cards.service';
+import { getSoldCard, issueCard, type CodeVault } from '../cards/cards.service';
+import { voidCardForRefund } from '../cards/sold-cards.service';
 import { countSale, findGiftCardForSale } from '../catalogue/catalogue.service';
 import { notify } from '../notifications/notifications.service';
-import { recordSale } from '../wallet/wallet.service';
+import { recordRefund, recordSale } from '../wallet/wallet.service';
 import type { WebhookHandler } from '../../plugins/webhooks';
 import type { PaymentEvent, PaymentProvider } from './payments/payment-provider';
 
@@ -18,6 +20,7 @@ import {
   findOrder,
   findOrderByIdempotencyKey,
   insertOrder,
+  lockOrder,
   lockOrderByReference,
   updateOrder,
   type OrderRow,
@@ -215,7 +218,9 @@ export async function confirmPayment(deps: PurchaseDeps, event: PaymentEvent): P
       currency: order.currency,
     });
 
+    const design = await findGiftCardForSale(tx, order.giftCardId);
     const card = await issueCard(tx, deps.codes, {
+      validityMonths: design?.validityMonths ?? null,
       ownerId: order.buyerId,
       giftCardId: order.giftCardId,
       businessId: order.businessId,
@@ -247,6 +252,56 @@ export async function confirmPayment(deps: PurchaseDeps, event: PaymentEvent): P
     await countSale(tx, order.giftCardId);
     return 'issued';
   });
+}
+
+/**
+ * A business refunds an unused card (issue 10): in one transaction, under the card's lock then the
+ * wallet's, the card is voided (its code dies), one balanced ledger entry takes the sale back out of the
+ * wallet, the provider refunds the buyer, and the order becomes refunded. The provider is called last,
+ * inside the transaction: if it refuses, nothing is written. Refused with the reason when the card was
+ * used, is older than 30 days, or the wallet no longer holds its share.
+ */
+export async function refundCard(
+  deps: PurchaseDeps,
+  businessId: string,
+  purchasedCardId: string,
+  idempotencyKey?: string,
+): Promise<{ card: SoldCard; replayed: boolean }> {
+  const replayed = await deps.db.transaction(async (tx) => {
+    const voided = await voidCardForRefund(tx, businessId, purchasedCardId, idempotencyKey);
+    if (voided.replayed) return true;
+    const order = await lockOrder(tx, voided.orderId);
+    if (!order || order.status !== 'paid') {
+      throw new AppError(
+        'REFUND_NOT_ALLOWED',
+        'This card’s order is not a paid order, so it cannot be refunded.',
+      );
+    }
+    await recordRefund(tx, { orderId: order.id, businessId, currency: order.currency });
+    await updateOrder(tx, order.id, { status: 'refunded', refundedAt: new Date() });
+    const value = formatMoney({ amount: Number(order.amount), currency: order.currency });
+    await notify(tx, [
+      {
+        accountId: voided.ownerId,
+        kind: 'card_refunded',
+        title: 'Your gift card was refunded',
+        body: `The business refunded your ${value} gift card; the money goes back to how you paid. The card can no longer be used.`,
+        link: `/user-dashboard/mycards/${purchasedCardId}`,
+      },
+    ]);
+    try {
+      await deps.payments.refund(order.reference, order.amount);
+    } catch (error) {
+      deps.log?.error({ err: error, reference: order.reference }, 'payment provider refund failed');
+      throw new AppError(
+        'PAYMENT_PROVIDER_ERROR',
+        'The payment provider could not refund the buyer just now; nothing was changed. Try again in a moment.',
+      );
+    }
+    deps.log?.info({ reference: order.reference, purchasedCardId }, 'card refunded');
+    return false;
+  });
+  return { card: await getSoldCard(deps.db, businessId, purchasedCardId), replayed };
 }
 
 /** The orders room's share of the provider's webhook: payment confirmations. */

@@ -108,3 +108,16 @@ export async function postEntry(
   );
   return created!.id;
 }
+
+/** The postings of the journal entry with this reference (empty when there is none). */
+export async function findEntryPostings(db: DbOrTx, reference: string) {
+  return db
+    .select({
+      ledgerAccountId: postings.ledgerAccountId,
+      amount: postings.amount,
+      currency: postings.currency,
+    })
+    .from(postings)
+    .innerJoin(journalEntries, eq(journalEntries.id, postings.entryId))
+    .where(eq(journalEntries.reference, reference));
+}

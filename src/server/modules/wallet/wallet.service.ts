@@ -1,11 +1,15 @@
 import type { Money } from '../../../shared/money';
+import { formatMoney } from '../../../shared/money';
 import type { Wallet } from '../../../shared/wallet/schemas';
 import type { DbOrTx } from '../../db/client';
 import type { CoreDeps } from '../../lib/deps';
+import { AppError } from '../../lib/app-error';
 import { findDefaultBankAccount, hasPin, toBankAccount } from './wallet.repository';
+import { lockWalletAccount } from './withdrawals.repository';
 import {
   ensureOwnedLedgerAccount,
   ensurePlatformAccount,
+  findEntryPostings,
   ownedAccountBalance,
   postEntry,
 } from './ledger.repository';
@@ -54,4 +58,36 @@ export async function getWallet(deps: CoreDeps, businessId: string): Promise<Wal
     pinSet: await hasPin(deps.db, businessId),
     defaultBankAccount: defaultBank ? toBankAccount(defaultBank) : null,
   };
+}
+
+/**
+ * Takes a refunded order's money back out of the business's wallet, in the caller's transaction: the exact
+ * reverse of the sale's entry (wallet and platform fee back to payment clearing), as one balanced entry.
+ * The wallet is locked and must still hold its share (a withdrawal may have taken it); otherwise nothing is
+ * written and the refund is refused with the amounts.
+ */
+export async function recordRefund(
+  tx: DbOrTx,
+  refund: { orderId: string; businessId: string; currency: string },
+): Promise<void> {
+  const sale = await findEntryPostings(tx, `order:${refund.orderId}`);
+  if (sale.length === 0) throw new Error(`no sale entry for order ${refund.orderId}`);
+  const wallet = await openWallet(tx, refund.businessId, refund.currency);
+  await lockWalletAccount(tx, wallet);
+  const walletShare = sale.find((p) => p.ledgerAccountId === wallet)?.amount ?? 0n;
+  const balance = await ownedAccountBalance(tx, 'business_wallet', refund.businessId, refund.currency);
+  if (balance < walletShare) {
+    const words = (amount: bigint) => formatMoney({ amount: Number(amount), currency: refund.currency });
+    throw new AppError(
+      'REFUND_NOT_ALLOWED',
+      `Your wallet holds ${words(balance)}; refunding this card takes ${words(walletShare)} out of it. Wait for more sales, then try again.`,
+      { details: { walletBalance: Number(balance), needed: Number(walletShare) } },
+    );
+  }
+  await postEntry(tx, {
+    kind: 'refund',
+    reference: `refund:order:${refund.orderId}`,
+    currency: refund.currency,
+    postings: sale.map((p) => ({ ledgerAccountId: p.ledgerAccountId, amount: -p.amount })),
+  });
 }

@@ -96,13 +96,13 @@ export function createSandboxProvider(deps: { db: Db; secret: string }): Payment
   };
 }
 
-/** The buyer paid (or was declined) on the sandbox checkout: record it and schedule the webhook. */
 /** One sandbox payment, for its hosted checkout page (undefined when there is none). */
 export async function findSandboxPayment(db: Db, id: string) {
   const [payment] = await db.select().from(sandboxPayments).where(eq(sandboxPayments.id, id));
   return payment;
 }
 
+/** The buyer paid (or was declined) on the sandbox checkout: record it and schedule the webhook. */
 export async function completeSandboxPayment(
   db: Db,
   paymentId: string,

@@ -1,0 +1,319 @@
+import { createHash } from 'node:crypto';
+import { parseCode } from '../../../shared/cards/codes';
+import {
+  REVERSAL_WINDOW_HOURS,
+  redeemMessages,
+  type RedeemRequest,
+  type Redemption,
+  type SoldCard,
+} from '../../../shared/cards/schemas';
+import { formatMoney } from '../../../shared/money';
+import type { DbOrTx } from '../../db/client';
+import { AppError, notFound } from '../../lib/app-error';
+import { consume, type Limit } from '../../lib/rate-limiter';
+import { notify } from '../notifications/notifications.service';
+import { effectiveStatus, money, soldCardView, stateWords, type CardsDeps } from './cards.service';
+import {
+  findActivity,
+  findActivityByIdempotencyKey,
+  findActivityView,
+  findCardByCodeHash,
+  findPurchasedCard,
+  insertActivity,
+  lockCard,
+  lockCardByCodeHash,
+  updateCard,
+  type ActivityRow,
+  type CardRow,
+} from './cards.repository';
+
+/**
+ * Spending a card at the till (issue 10). A look-up or redemption first spends one try of the business's and
+ * the IP's budgets (counted atomically, before the code is even parsed, so parallel guesses cannot slip
+ * past); then every failure to find a card of this business gets one answer. A redemption is one
+ * transaction under the card's row lock: check status, expiry and balance, write the activity (amount,
+ * balance after, who, reference) and the new balance; the database checks that they agree.
+ */
+
+const HOUR_MS = 60 * 60 * 1000;
+
+export interface Caller {
+  businessId: string;
+  ip: string;
+}
+
+function lookupLimits(deps: CardsDeps, caller: Caller): Limit[] {
+  return [
+    {
+      key: `code-lookup:account:${caller.businessId}`,
+      max: deps.config.CODE_LOOKUPS_PER_MINUTE_PER_ACCOUNT,
+      windowSeconds: 60,
+    },
+    {
+      key: `code-lookup:ip:${caller.ip}`,
+      max: deps.config.CODE_LOOKUPS_PER_MINUTE_PER_IP,
+      windowSeconds: 60,
+    },
+  ];
+}
+
+const codeNotFound = () => new AppError('CARD_CODE_NOT_FOUND', redeemMessages.notFound);
+
+/** Counts the try, then reads the code; answers the code's keyed hash, or the one "not found" answer. */
+async function spendTryAndHash(deps: CardsDeps, caller: Caller, code: string): Promise<string> {
+  await consume(deps.db, lookupLimits(deps, caller), 'Too many code look-ups.');
+  const parsed = parseCode(code);
+  if (!parsed.ok) throw codeNotFound();
+  return deps.codes.hash(parsed.body);
+}
+
+/** The till's look-up: the card, its balance, status, expiry and last uses; only this business's cards. */
+export async function lookUpCard(deps: CardsDeps, caller: Caller, code: string): Promise<SoldCard> {
+  const hash = await spendTryAndHash(deps, caller, code);
+  const card = await findCardByCodeHash(deps.db, hash);
+  if (!card || card.businessId !== caller.businessId || card.status === 'void') throw codeNotFound();
+  const row = await findPurchasedCard(deps.db, card.id);
+  return soldCardView(deps.db, row!);
+}
+
+/** Thrown inside a transaction when the Idempotency-Key was already used for the same request. */
+class Replay {
+  constructor(readonly id: string) {}
+}
+
+function requestHash(body: unknown): string {
+  return createHash('sha256').update(JSON.stringify(body)).digest('hex');
+}
+
+/** A retry with the same Idempotency-Key: the first answer, or 409 when the request differs. */
+function replayOrConflict(existing: ActivityRow, hash: string): string {
+  if (existing.requestHash !== hash) {
+    throw new AppError(
+      'IDEMPOTENCY_CONFLICT',
+      'This Idempotency-Key was already used for a different request. Use a new key for a new request.',
+    );
+  }
+  return existing.id;
+}
+
+function isIdempotencyRace(error: unknown): boolean {
+  const cause = (error as { cause?: { code?: string; constraint?: string } }).cause;
+  return cause?.code === '23505' && cause.constraint === 'card_activities_idempotency_unique';
+}
+
+/**
+ * Runs `work` (which writes an activity carrying the key); when a parallel request with the same key won
+ * the race for the unique index, answers what that one wrote instead.
+ */
+async function withIdempotency(
+  deps: CardsDeps,
+  actorId: string,
+  key: string | undefined,
+  hash: string,
+  work: () => Promise<string>,
+): Promise<{ id: string; replayed: boolean }> {
+  try {
+    return { id: await work(), replayed: false };
+  } catch (error) {
+    if (error instanceof Replay) return { id: error.id, replayed: true };
+    if (!key || !isIdempotencyRace(error)) throw error;
+    const existing = await findActivityByIdempotencyKey(deps.db, actorId, key);
+    if (!existing) throw error;
+    return { id: replayOrConflict(existing, hash), replayed: true };
+  }
+}
+
+/** Refuses a card that cannot be spent now, saying why. */
+function assertRedeemable(card: CardRow): void {
+  const status = effectiveStatus(card);
+  if (status === 'active') return;
+  const message =
+    status === 'frozen'
+      ? 'This card is frozen by its holder. Ask them to unfreeze it in Giftmart, then try again.'
+      : status === 'blocked'
+        ? `This card is blocked${card.blockedReason ? ` (${card.blockedReason})` : ''}. Unblock it first if it was found.`
+        : status === 'expired'
+          ? `This card expired on ${card.expiresAt!.toISOString().slice(0, 10)}.`
+          : stateWords(status, 'This card cannot be used.');
+  throw new AppError('CARD_NOT_REDEEMABLE', message, { details: { status } });
+}
+
+export async function redeem(
+  deps: CardsDeps,
+  caller: Caller,
+  input: RedeemRequest,
+  idempotencyKey?: string,
+): Promise<{ redemption: Redemption; replayed: boolean }> {
+  const codeHash = await spendTryAndHash(deps, caller, input.code);
+  const hash = requestHash({
+    codeHash,
+    amount: input.amount ?? null,
+    all: input.all ?? false,
+    reference: input.reference ?? null,
+  });
+  const result = await withIdempotency(deps, caller.businessId, idempotencyKey, hash, async () => {
+    return await deps.db.transaction(async (tx) => {
+      const card = await lockCardByCodeHash(tx, codeHash);
+      if (!card || card.businessId !== caller.businessId || card.status === 'void') throw codeNotFound();
+      if (idempotencyKey) {
+        const existing = await findActivityByIdempotencyKey(tx, caller.businessId, idempotencyKey);
+        if (existing) throw new Replay(replayOrConflict(existing, hash));
+      }
+      assertRedeemable(card);
+      const amount = input.all ? card.balance : BigInt(input.amount!);
+      if (amount > card.balance) {
+        throw new AppError(
+          'CARD_BALANCE_TOO_LOW',
+          `This card has only ${formatMoney(money(card.balance, card.currency))} left.`,
+          { details: { balance: money(card.balance, card.currency) } },
+        );
+      }
+      const balanceAfter = card.balance - amount;
+      const activity = await insertActivity(tx, {
+        purchasedCardId: card.id,
+        kind: 'redeem',
+        amount: -amount,
+        balanceAfter,
+        actorId: caller.businessId,
+        reference: input.reference || null,
+        idempotencyKey: idempotencyKey ?? null,
+        requestHash: hash,
+      });
+      await updateCard(tx, card.id, {
+        balance: balanceAfter,
+        status: balanceAfter === 0n ? 'redeemed' : 'active',
+      });
+      await tellHolder(tx, card, 'used', amount, balanceAfter);
+      return activity.id;
+    });
+  });
+  const redemption = await getRedemption(deps, caller.businessId, result.id);
+  return { redemption, replayed: result.replayed };
+}
+
+/** ★ "Your card was just used" (and "given back" for a reversal): amount, place and balance left. */
+async function tellHolder(
+  tx: DbOrTx,
+  card: CardRow,
+  what: 'used' | 'reversed',
+  amount: bigint,
+  balanceAfter: bigint,
+): Promise<void> {
+  const row = await findPurchasedCard(tx, card.id);
+  const place = row?.businessName ?? 'the business';
+  const amountText = formatMoney(money(amount, card.currency));
+  const left = formatMoney(money(balanceAfter, card.currency));
+  await notify(tx, [
+    what === 'used'
+      ? {
+          accountId: card.ownerId,
+          kind: 'card_redeemed',
+          title: 'Your card was just used',
+          body: `${amountText} was spent at ${place}. ${left} is left on the card. Not you? Freeze the card now.`,
+          link: `/user-dashboard/mycards/${card.id}`,
+        }
+      : {
+          accountId: card.ownerId,
+          kind: 'card_reversed',
+          title: 'A use of your card was reversed',
+          body: `${place} gave back ${amountText}. ${left} is on the card now.`,
+          link: `/user-dashboard/mycards/${card.id}`,
+        },
+  ]);
+}
+
+/** One redemption (or reversal) of this business, as its receipt shows it. */
+export async function getRedemption(deps: CardsDeps, businessId: string, id: string): Promise<Redemption> {
+  const view = await findActivityView(deps.db, id);
+  const a = view?.activity;
+  if (!view || !a || a.actorId !== businessId || (a.kind !== 'redeem' && a.kind !== 'reverse')) {
+    throw notFound('That redemption');
+  }
+  const row = (await findPurchasedCard(deps.db, a.purchasedCardId))!;
+  const until = new Date(a.createdAt.getTime() + REVERSAL_WINDOW_HOURS * HOUR_MS);
+  return {
+    id: a.id,
+    kind: a.kind,
+    amount: money(a.amount < 0n ? -a.amount : a.amount, row.card.currency),
+    balanceAfter: money(a.balanceAfter, row.card.currency),
+    purchasedCardId: a.purchasedCardId,
+    reference: a.reference,
+    codeLast4: row.card.codeLast4,
+    businessName: row.businessName,
+    reversedAt: view.reversedAt?.toISOString() ?? null,
+    reversibleUntil:
+      a.kind === 'redeem' && !view.reversedAt && until > new Date() && row.card.status !== 'void'
+        ? until.toISOString()
+        : null,
+    createdAt: a.createdAt.toISOString(),
+  };
+}
+
+/**
+ * Gives a redemption made by mistake back to the card, within 24 hours: a new activity (never a deletion)
+ * that names the one it reverses; the unique index on that name allows one reversal per redemption.
+ */
+export async function reverseRedemption(
+  deps: CardsDeps,
+  businessId: string,
+  redemptionId: string,
+  idempotencyKey?: string,
+): Promise<{ redemption: Redemption; replayed: boolean }> {
+  const hash = requestHash({ reverse: redemptionId });
+  const result = await withIdempotency(deps, businessId, idempotencyKey, hash, async () => {
+    try {
+      return await deps.db.transaction(async (tx) => {
+        const original = await findActivity(tx, redemptionId);
+        if (!original || original.actorId !== businessId || original.kind !== 'redeem') {
+          throw notFound('That redemption');
+        }
+        const card = (await lockCard(tx, original.purchasedCardId))!;
+        if (idempotencyKey) {
+          const existing = await findActivityByIdempotencyKey(tx, businessId, idempotencyKey);
+          if (existing) throw new Replay(replayOrConflict(existing, hash));
+        }
+        const view = await findActivityView(tx, redemptionId);
+        if (view?.reversedAt) {
+          throw new AppError('REVERSAL_NOT_ALLOWED', 'This redemption was already reversed.');
+        }
+        if (original.createdAt.getTime() + REVERSAL_WINDOW_HOURS * HOUR_MS <= Date.now()) {
+          throw new AppError(
+            'REVERSAL_NOT_ALLOWED',
+            `A redemption can be reversed only within ${REVERSAL_WINDOW_HOURS} hours.`,
+          );
+        }
+        if (card.status === 'void') {
+          throw new AppError(
+            'REVERSAL_NOT_ALLOWED',
+            'This card was refunded; its redemptions stay as they are.',
+          );
+        }
+        const amount = -original.amount;
+        const balanceAfter = card.balance + amount;
+        const activity = await insertActivity(tx, {
+          purchasedCardId: card.id,
+          kind: 'reverse',
+          amount,
+          balanceAfter,
+          actorId: businessId,
+          reference: original.reference,
+          reversesId: original.id,
+          idempotencyKey: idempotencyKey ?? null,
+          requestHash: hash,
+        });
+        if (card.status === 'redeemed')
+          await updateCard(tx, card.id, { balance: balanceAfter, status: 'active' });
+        else await updateCard(tx, card.id, { balance: balanceAfter });
+        await tellHolder(tx, card, 'reversed', amount, balanceAfter);
+        return activity.id;
+      });
+    } catch (error) {
+      const cause = (error as { cause?: { code?: string; constraint?: string } }).cause;
+      if (cause?.code === '23505' && cause.constraint === 'card_activities_reverses_unique') {
+        throw new AppError('REVERSAL_NOT_ALLOWED', 'This redemption was already reversed.');
+      }
+      throw error;
+    }
+  });
+  return { redemption: await getRedemption(deps, businessId, result.id), replayed: result.replayed };
+}

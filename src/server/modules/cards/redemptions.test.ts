@@ -1,0 +1,219 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Redemption, SoldCard } from '../../../shared/cards/schemas';
+import { buyCard, cardOf, createDesign, type Account } from '../../../../tests/fixtures/cards';
+import { createTestApp, freshIp, registerAndLogin, type TestApp } from '../../../../tests/fixtures/test-app';
+
+/**
+ * Spending a card at the till over /api/v1 on the real PostgreSQL: look-ups, partial and full redemption,
+ * reversal, the holder's view and alert, replays, races and limits. Every test makes its own accounts.
+ */
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp({ SANDBOX_WEBHOOK_DELAY_MS: '0' });
+});
+afterAll(() => t.close());
+
+const business = () => registerAndLogin(t.app, 'business');
+const user = () => registerAndLogin(t.app, 'user');
+
+async function soldCard(amount = 1_000_000) {
+  const seller = await business();
+  const buyer = await user();
+  const card = await buyCard(t, buyer, await createDesign(seller, amount));
+  return { seller, buyer, card };
+}
+
+function redeem(seller: Account, payload: Record<string, unknown>, key?: string, ip = freshIp()) {
+  return seller.request({
+    method: 'POST',
+    url: '/api/v1/redemptions',
+    payload,
+    remoteAddress: ip,
+    headers: key ? { 'idempotency-key': key } : {},
+  });
+}
+
+function lookUp(seller: Account, code: string, ip = freshIp()) {
+  return seller.request({
+    method: 'POST',
+    url: '/api/v1/card-lookups',
+    payload: { code },
+    remoteAddress: ip,
+  });
+}
+
+describe('redeeming at the till', () => {
+  it('looks a code up in any case and spacing, redeems part of it, then the rest with Redeem all', async () => {
+    const { seller, buyer, card } = await soldCard(1_000_000);
+    const typed = ` ${card.code.toLowerCase().replaceAll('-', ' ')} `;
+    const looked = await lookUp(seller, typed);
+    expect(looked.statusCode, looked.body).toBe(200);
+    const view = looked.json() as SoldCard;
+    expect(view).toMatchObject({ id: card.id, status: 'active', balance: { amount: 1_000_000 } });
+    expect(JSON.stringify(view)).not.toContain(card.code.slice(0, 4) + '-');
+
+    const first = await redeem(seller, { code: card.code, amount: 250_000, reference: 'TILL-7 #1042' });
+    expect(first.statusCode, first.body).toBe(201);
+    const receipt = first.json() as Redemption;
+    expect(receipt).toMatchObject({
+      kind: 'redeem',
+      amount: { amount: 250_000, currency: 'NGN' },
+      balanceAfter: { amount: 750_000 },
+      purchasedCardId: card.id,
+      reference: 'TILL-7 #1042',
+      reversedAt: null,
+    });
+    expect(receipt.reversibleUntil).not.toBeNull();
+
+    const rest = await redeem(seller, { code: card.code, all: true });
+    expect(rest.statusCode, rest.body).toBe(201);
+    expect((rest.json() as Redemption).balanceAfter.amount).toBe(0);
+
+    const held = await cardOf(buyer, card.id);
+    expect(held.status).toBe('redeemed');
+    expect(held.activities.map((a) => [a.kind, a.amount.amount, a.balanceAfter.amount])).toEqual([
+      ['issue', 1_000_000, 1_000_000],
+      ['redeem', -250_000, 750_000],
+      ['redeem', -750_000, 0],
+    ]);
+    expect(held.activities[1]).toMatchObject({ reference: 'TILL-7 #1042', placeName: seller.input.name });
+
+    const used = await redeem(seller, { code: card.code, amount: 1 });
+    expect(used.statusCode).toBe(409);
+    expect(used.json()).toMatchObject({ code: 'CARD_NOT_REDEEMABLE' });
+
+    const alerts = await t.database.pool.query(
+      "SELECT title, body FROM notifications WHERE account_id = $1 AND kind = 'card_redeemed' ORDER BY created_at",
+      [buyer.account.id],
+    );
+    expect(alerts.rows).toHaveLength(2);
+    expect(alerts.rows[0].title).toBe('Your card was just used');
+    expect(alerts.rows[0].body).toContain('₦2,500.00');
+    expect(alerts.rows[0].body).toContain(seller.input.name);
+    expect(alerts.rows[0].body).toContain('₦7,500.00');
+  });
+
+  it('gives one answer for an unknown code, another business’s code and a mistyped one', async () => {
+    const { card } = await soldCard();
+    const other = await business();
+    const last = card.code.at(-1)!;
+    const typo = card.code.slice(0, -1) + (last === '0' ? '1' : '0');
+    const answers = await Promise.all(
+      [card.code, typo, '0000-0000-0000-0000-0', 'nonsense'].map((code) => lookUp(other, code)),
+    );
+    for (const res of answers) {
+      expect(res.statusCode).toBe(404);
+      expect(res.json()).toEqual(answers[0]!.json());
+    }
+  });
+
+  it('refuses more than the balance, and never lets the balance go below zero: 20 tills at once', async () => {
+    const { seller, card } = await soldCard(1_000_000);
+    const over = await redeem(seller, { code: card.code, amount: 1_000_001 });
+    expect(over.statusCode).toBe(409);
+    expect(over.json()).toMatchObject({ code: 'CARD_BALANCE_TOO_LOW' });
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () => redeem(seller, { code: card.code, amount: 100_000 })),
+    );
+    const codes = results.map((r) => r.statusCode).sort();
+    expect(codes.filter((c) => c === 201)).toHaveLength(10);
+    expect(codes.filter((c) => c !== 201).every((c) => c === 409)).toBe(true);
+    const [row] = (
+      await t.database.pool.query('SELECT balance, status FROM purchased_cards WHERE id = $1', [card.id])
+    ).rows;
+    expect(row).toEqual({ balance: '0', status: 'redeemed' });
+  });
+
+  it('replays a retry with the same Idempotency-Key (once, even 20 at once) and refuses the key with another body', async () => {
+    const { seller, card } = await soldCard(1_000_000);
+    const key = randomUUID();
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () => redeem(seller, { code: card.code, amount: 100_000 }, key)),
+    );
+    const ids = new Set(results.map((r) => (r.json() as Redemption).id));
+    expect(ids.size).toBe(1);
+    expect(results.filter((r) => r.statusCode === 201)).toHaveLength(1);
+    expect(results.filter((r) => r.statusCode === 200)).toHaveLength(19);
+    const other = await redeem(seller, { code: card.code, amount: 200_000 }, key);
+    expect(other.statusCode).toBe(409);
+    expect(other.json()).toMatchObject({ code: 'IDEMPOTENCY_CONFLICT' });
+    const [row] = (
+      await t.database.pool.query('SELECT balance FROM purchased_cards WHERE id = $1', [card.id])
+    ).rows;
+    expect(row.balance).toBe('900000');
+  });
+
+  it('reverses a redemption once, as a new activity, and the holder sees it', async () => {
+    const { seller, buyer, card } = await soldCard(1_000_000);
+    const receipt = (await redeem(seller, { code: card.code, all: true })).json() as Redemption;
+    const reversals = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        seller.request({ method: 'POST', url: `/api/v1/redemptions/${receipt.id}/reversal` }),
+      ),
+    );
+    expect(reversals.filter((r) => r.statusCode === 201)).toHaveLength(1);
+    expect(reversals.filter((r) => r.statusCode === 409)).toHaveLength(4);
+    const held = await cardOf(buyer, card.id);
+    expect(held.status).toBe('active');
+    expect(held.balance.amount).toBe(1_000_000);
+    expect(held.activities.map((a) => a.kind)).toEqual(['issue', 'redeem', 'reverse']);
+    expect(held.activities[1]!.reversed).toBe(true);
+    const again = await seller.request({ method: 'GET', url: `/api/v1/redemptions/${receipt.id}` });
+    expect((again.json() as Redemption).reversedAt).not.toBeNull();
+    const stranger = await business();
+    const foreign = await stranger.request({
+      method: 'POST',
+      url: `/api/v1/redemptions/${receipt.id}/reversal`,
+    });
+    expect(foreign.statusCode).toBe(404);
+  });
+
+  it('refuses a frozen card with words, and redeems again once unfrozen', async () => {
+    const { seller, buyer, card } = await soldCard(500_000);
+    const frozen = await buyer.request({ method: 'POST', url: `/api/v1/purchased-cards/${card.id}/freeze` });
+    expect(frozen.statusCode, frozen.body).toBe(200);
+    const refused = await redeem(seller, { code: card.code, amount: 1000 });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().message).toContain('frozen');
+    await buyer.request({ method: 'POST', url: `/api/v1/purchased-cards/${card.id}/unfreeze` });
+    expect((await redeem(seller, { code: card.code, amount: 1000 })).statusCode).toBe(201);
+  });
+
+  it('counts look-ups before checking the code: of 40 at once over a limit of 30, exactly 30 get through', async () => {
+    const seller = await business();
+    const results = await Promise.all(
+      Array.from({ length: 40 }, () => lookUp(seller, '0000-0000-0000-0000-0')),
+    );
+    expect(results.filter((r) => r.statusCode === 404)).toHaveLength(30);
+    const limited = results.filter((r) => r.statusCode === 429);
+    expect(limited).toHaveLength(10);
+    expect(limited[0]!.json().message).toMatch(/Try again in \d+ (seconds?|minutes?)\./);
+  });
+});
+
+describe('checking a balance (public)', () => {
+  it('answers balance, status and expiry without a login, and one message for every failure', async () => {
+    const { card } = await soldCard(750_000);
+    const ip = freshIp();
+    const ok = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/balance-checks',
+      payload: { code: card.code },
+      remoteAddress: ip,
+    });
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect(ok.json()).toEqual({
+      balance: { amount: 750_000, currency: 'NGN' },
+      status: 'active',
+      expiresAt: null,
+    });
+    const bad = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/balance-checks',
+      payload: { code: 'XXXX' },
+      remoteAddress: ip,
+    });
+    expect(bad.statusCode).toBe(404);
+  });
+});
