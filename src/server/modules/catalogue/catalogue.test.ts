@@ -109,6 +109,7 @@ describe('POST /api/v1/gift-cards', () => {
       colour: '#1a2b3c',
       onSale: true,
       soldCount: 0,
+      validityMonths: null,
       createdAt: expect.any(String),
     });
     expect(Math.abs(Date.now() - Date.parse(card.createdAt))).toBeLessThan(60_000);

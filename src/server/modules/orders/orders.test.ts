@@ -276,6 +276,9 @@ describe('buying a gift card, end to end', () => {
         kind: 'issue',
         amount: { amount: 1_250_050, currency: 'NGN' },
         balanceAfter: { amount: 1_250_050, currency: 'NGN' },
+        reference: null,
+        placeName: null,
+        reversed: false,
         createdAt: expect.any(String),
       },
     ]);
