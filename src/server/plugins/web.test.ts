@@ -55,6 +55,8 @@ describe('serving the web app', () => {
     expect(csp).toContain("script-src 'self'");
     expect(csp).toContain("frame-ancestors 'none'");
     expect(csp).not.toContain("script-src 'self' 'unsafe-inline'");
+    // The till's QR scanner runs its decoder in a worker made from a blob URL; nothing else may.
+    expect(csp).toContain("worker-src 'self' blob:");
     expect(res.headers['x-content-type-options']).toBe('nosniff');
   });
 
