@@ -12,7 +12,8 @@ import {
   createGiftCard,
   listOwnCards,
 } from '../src/server/modules/catalogue/catalogue.service';
-import { createCodeVault, listMyCards } from '../src/server/modules/cards/cards.service';
+import { createCodeVault, listMyCards, revealCode } from '../src/server/modules/cards/cards.service';
+import { redeem } from '../src/server/modules/cards/redemptions.service';
 import {
   confirmPayment,
   createPaymentProvider,
@@ -66,7 +67,7 @@ async function seed(): Promise<void> {
         const [card] = business
           ? (await listOwnCards(deps, business.id, { limit: 1, sort: 'newest' })).items
           : [];
-        if (!card) continue;
+        if (!card || !business) continue;
         const { order } = await startPurchase(purchaseDeps, ada.id, { giftCardId: card.id });
         await confirmPayment(purchaseDeps, {
           type: 'payment.succeeded',
@@ -74,8 +75,18 @@ async function seed(): Promise<void> {
           amount: BigInt(order.amount.amount),
           currency: order.amount.currency,
         });
+        // She has already had lunch on the kitchen's card: a partial redemption at the till.
+        if (email === 'kitchen@giftmart.demo') {
+          const paid = (await listMyCards(purchaseDeps, ada.id, { limit: 1 })).items[0]!;
+          const { code } = await revealCode(purchaseDeps, ada.id, paid.id);
+          await redeem(
+            purchaseDeps,
+            { businessId: business.id, ip: 'seed' },
+            { code, amount: 150_000, reference: 'Lunch, table 4' },
+          );
+        }
       }
-      created.push("ada's purchases");
+      created.push("ada's purchases and a lunch");
     }
   } finally {
     await database.close();
