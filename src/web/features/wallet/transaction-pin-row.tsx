@@ -2,7 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { showSuccess } from '../../components/ui/dialogs';
 import { walletQueryKey } from './api';
-import { ModalDialog } from './modal-dialog';
+import { ModalDialog } from '../../components/ui/modal-dialog';
 import { getPinStatus, pinStatusQueryKey, type PinStatus } from './pin-api';
 import { ChangePinForm, CreatePinForm } from './pin-forms';
 

@@ -1,0 +1,69 @@
+import type { ReactNode } from 'react';
+import { Button } from './button';
+import { ModalDialog } from './modal-dialog';
+
+/**
+ * "Are you sure?" as a real modal (native <dialog>): what will happen, optional extra fields, the answer's
+ * error in words, and Cancel / the action. The caller runs the action and says when it is pending; a
+ * dangerous action starts on Cancel, so Enter never does it by accident.
+ */
+export function ConfirmDialog({
+  open,
+  title,
+  description,
+  confirmLabel,
+  pendingLabel,
+  variant = 'primary',
+  pending = false,
+  error,
+  onConfirm,
+  onClose,
+  children,
+}: {
+  open: boolean;
+  title: string;
+  description?: ReactNode;
+  confirmLabel: string;
+  pendingLabel?: string;
+  variant?: 'primary' | 'danger';
+  pending?: boolean;
+  /** The API's message when the last try failed. */
+  error?: string | null;
+  onConfirm: () => void;
+  onClose: () => void;
+  children?: ReactNode;
+}) {
+  return (
+    <ModalDialog open={open} title={title} description={description} onClose={onClose}>
+      {children}
+      {error ? (
+        <p
+          role="alert"
+          className={`rounded-lg border border-red-200 bg-red-50 px-3.5 py-2.5 text-sm text-red-800 ${children ? 'mt-4' : ''}`}
+        >
+          {error}
+        </p>
+      ) : null}
+      <div
+        className={`flex flex-col-reverse gap-3 sm:flex-row sm:justify-end ${children || error ? 'mt-6' : ''}`}
+      >
+        <Button
+          variant="secondary"
+          onClick={onClose}
+          data-autofocus={variant === 'danger' ? true : undefined}
+        >
+          Cancel
+        </Button>
+        <Button
+          variant={variant}
+          onClick={onConfirm}
+          disabled={pending}
+          aria-busy={pending || undefined}
+          data-autofocus={variant === 'danger' ? undefined : true}
+        >
+          {pending ? (pendingLabel ?? `${confirmLabel}…`) : confirmLabel}
+        </Button>
+      </div>
+    </ModalDialog>
+  );
+}
