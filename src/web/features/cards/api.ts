@@ -1,4 +1,9 @@
-import type { PurchasedCard, PurchasedCardDetail, PurchasedCardPage } from '../../../shared/cards/schemas';
+import type {
+  BalanceCheck,
+  PurchasedCard,
+  PurchasedCardDetail,
+  PurchasedCardPage,
+} from '../../../shared/cards/schemas';
 import { api } from '../../lib/api';
 
 /** The cards a user owns: the list, one card with its activity, and revealing its code. */
@@ -26,6 +31,19 @@ export function revealCode(cardId: string) {
   return api<{ code: string }>(`/api/v1/purchased-cards/${encodeURIComponent(cardId)}/code`, {
     method: 'POST',
   });
+}
+
+/** Freeze (nobody can spend it) or unfreeze one of the user's cards; answers the card as it is now. */
+export function setFrozen(cardId: string, frozen: boolean) {
+  return api<PurchasedCardDetail>(
+    `/api/v1/purchased-cards/${encodeURIComponent(cardId)}/${frozen ? 'freeze' : 'unfreeze'}`,
+    { method: 'POST' },
+  );
+}
+
+/** The public balance check: no login, one answer for every failure, limited per IP. */
+export function checkBalance(code: string) {
+  return api<BalanceCheck>('/api/v1/balance-checks', { method: 'POST', body: { code } });
 }
 
 export type { PurchasedCard, PurchasedCardDetail };

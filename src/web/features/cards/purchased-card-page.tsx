@@ -1,10 +1,11 @@
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import type { PurchasedCardDetail } from '../../../shared/cards/schemas';
 import { formatMoney } from '../../../shared/money';
 import { Avatar } from '../../components/ui/avatar';
 import { Button, ButtonLink, buttonClass } from '../../components/ui/button';
+import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { showError } from '../../components/ui/dialogs';
 import { Icon, icons } from '../../components/ui/icon';
 import { LoadError } from '../../components/ui/load-more';
@@ -12,8 +13,8 @@ import { isNotFound, NotFoundPage } from '../../components/ui/not-found';
 import { PageHeader } from '../../components/ui/page-header';
 import { ApiError } from '../../lib/api';
 import { LargeTile } from '../catalogue/large-tile';
-import { getPurchasedCard, purchasedCardKeys, revealCode } from './api';
-import { activityLabels, formatDate, formatDateTime, formatSignedMoney, maskedCode } from './format';
+import { getPurchasedCard, purchasedCardKeys, revealCode, setFrozen } from './api';
+import { activityLabel, formatDate, formatDateTime, formatSignedMoney, maskedCode } from './format';
 import { StatusBadge } from './status-badge';
 
 const COPIED_FOR_MS = 2000;
@@ -95,7 +96,9 @@ function CardView({ card }: { card: PurchasedCardDetail }) {
     active: null,
     redeemed: 'This card has been used up.',
     expired: 'This card has expired and can no longer be spent.',
-    void: 'This card was cancelled and can no longer be spent.',
+    void: 'This card was refunded and can no longer be spent.',
+    frozen: 'You froze this card: nobody can spend it until you unfreeze it.',
+    blocked: `${card.businessName} blocked this card (for example, reported lost). Contact them to unblock it.`,
   };
   const note = notes[card.status];
   return (
@@ -177,12 +180,102 @@ function CardView({ card }: { card: PurchasedCardDetail }) {
               </dd>
             </div>
           </dl>
+          <FreezeControl card={card} />
         </section>
       </div>
 
       <CodeSection card={card} />
       <History card={card} />
     </>
+  );
+}
+
+/**
+ * Freeze at once (a use the holder did not make, a lost phone): nobody can spend the card until they
+ * unfreeze it. Freezing asks first; unfreezing does not.
+ */
+function FreezeControl({ card }: { card: PurchasedCardDetail }) {
+  const queryClient = useQueryClient();
+  const [confirming, setConfirming] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [done, setDone] = useState('');
+  const toggle = useMutation({
+    mutationFn: (frozen: boolean) => setFrozen(card.id, frozen),
+    onSuccess: (next, frozen) => {
+      queryClient.setQueryData(purchasedCardKeys.mineOne(card.id), next);
+      void queryClient.invalidateQueries({ queryKey: purchasedCardKeys.mineList });
+      setConfirming(false);
+      setError(null);
+      setDone(
+        frozen
+          ? 'Card frozen. Nobody can spend it until you unfreeze it.'
+          : 'Card unfrozen. It can be spent again.',
+      );
+    },
+    onError: (err) =>
+      setError(err instanceof ApiError ? err.message : 'Something went wrong. Please try again.'),
+  });
+
+  if (card.status !== 'active' && card.status !== 'frozen') return null;
+  const frozen = card.status === 'frozen';
+
+  return (
+    <div className="mt-5 flex flex-col gap-3 border-t border-slate-100 pt-5 sm:flex-row sm:flex-wrap sm:items-center sm:justify-between">
+      <p className="text-sm text-slate-600">
+        {frozen
+          ? 'Unfreeze it when you are ready to spend it again.'
+          : 'A use you did not make? Freeze the card at once.'}
+      </p>
+      {frozen ? (
+        <Button
+          variant="secondary"
+          onClick={() => {
+            setDone('');
+            setError(null);
+            toggle.mutate(false);
+          }}
+          disabled={toggle.isPending}
+          aria-busy={toggle.isPending || undefined}
+          className="shrink-0"
+        >
+          <Icon path={icons.lock} className="h-4 w-4" />
+          {toggle.isPending ? 'Unfreezing…' : 'Unfreeze'}
+        </Button>
+      ) : (
+        <Button
+          variant="secondary"
+          onClick={() => {
+            setError(null);
+            setDone('');
+            setConfirming(true);
+          }}
+          className="shrink-0"
+        >
+          <Icon path={icons.lock} className="h-4 w-4" />
+          Freeze card
+        </Button>
+      )}
+      <p role="status" aria-live="polite" className="sr-only">
+        {done}
+      </p>
+      {error && !confirming ? (
+        <p role="alert" className="text-sm text-red-700 sm:basis-full">
+          {error}
+        </p>
+      ) : null}
+      <ConfirmDialog
+        open={confirming}
+        title="Freeze this card?"
+        description="Nobody can spend it until you unfreeze it."
+        confirmLabel="Freeze card"
+        pendingLabel="Freezing…"
+        variant="danger"
+        pending={toggle.isPending}
+        error={error}
+        onConfirm={() => toggle.mutate(true)}
+        onClose={() => setConfirming(false)}
+      />
+    </div>
   );
 }
 
@@ -361,7 +454,14 @@ function History({ card }: { card: PurchasedCardDetail }) {
           {activities.map((activity) => (
             <li key={activity.id} className="flex items-start justify-between gap-4 px-6 py-4">
               <div className="min-w-0">
-                <p className="font-semibold text-slate-900">{activityLabels[activity.kind]}</p>
+                <p className="font-semibold break-words text-slate-900">
+                  {activityLabel(activity)}
+                  {activity.reversed ? (
+                    <span className="ml-2 inline-flex items-center rounded-full bg-slate-100 px-2 py-0.5 align-middle text-xs font-semibold text-slate-700 ring-1 ring-slate-500/20 ring-inset">
+                      Reversed
+                    </span>
+                  ) : null}
+                </p>
                 <p className="mt-0.5 text-sm text-slate-600">
                   <time dateTime={activity.createdAt}>{formatDateTime(activity.createdAt)}</time>
                 </p>
@@ -374,11 +474,11 @@ function History({ card }: { card: PurchasedCardDetail }) {
                       : activity.amount.amount < 0
                         ? 'text-red-700'
                         : 'text-slate-900'
-                  }`}
+                  } ${activity.reversed ? 'line-through decoration-slate-400' : ''}`}
                 >
                   {formatSignedMoney(activity.amount)}
                 </p>
-                <p className="mt-0.5 text-sm text-slate-600">
+                <p className="mt-0.5 text-sm whitespace-nowrap text-slate-600">
                   Balance after{' '}
                   <span className="font-medium text-slate-800 tabular-nums">
                     {formatMoney(activity.balanceAfter)}

@@ -6,6 +6,8 @@ const styles: Record<PurchasedCard['status'], string> = {
   redeemed: 'bg-slate-100 text-slate-700 ring-slate-500/20',
   expired: 'bg-amber-100 text-amber-900 ring-amber-600/20',
   void: 'bg-red-100 text-red-800 ring-red-600/20',
+  frozen: 'bg-sky-100 text-sky-900 ring-sky-600/20',
+  blocked: 'bg-red-100 text-red-800 ring-red-600/20',
 };
 
 /** A purchased card's status as a small pill (dark text on a light fill, readable anywhere). */
@@ -18,7 +20,7 @@ export function StatusBadge({
 }) {
   return (
     <span
-      className={`inline-flex items-center rounded-full px-2.5 py-0.5 text-xs font-semibold ring-1 ring-inset ${styles[status]} ${className}`}
+      className={`inline-flex items-center rounded-full px-2.5 py-0.5 text-xs font-semibold whitespace-nowrap ring-1 ring-inset ${styles[status]} ${className}`}
     >
       {statusLabels[status]}
     </span>
