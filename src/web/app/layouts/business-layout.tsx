@@ -6,6 +6,8 @@ import { DashboardShell, type NavItem } from './dashboard-shell';
 const items: NavItem[] = [
   { to: '/dashboard', label: 'Home', icon: icons.home, end: true },
   { to: '/dashboard/giftcard', label: 'Gift Cards', icon: icons.gift },
+  // The till: redeem a code, and the cards sold (its second tab, /dashboard/sold-cards).
+  { to: '/dashboard/redeem', label: 'Redeem', icon: icons.scan, alsoActiveUnder: ['/dashboard/sold-cards'] },
   { to: '/dashboard/wallet', label: 'Wallet', icon: icons.wallet },
   { to: '/dashboard/notify', label: 'Notification', icon: icons.bell },
   { to: '/dashboard/support', label: 'Support', icon: icons.support },

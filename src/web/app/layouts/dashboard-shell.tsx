@@ -26,6 +26,12 @@ export interface NavItem {
   icon: string;
   /** Match the path exactly (Home items), so Home is not active on every page below it. */
   end?: boolean;
+  /** Other paths (and what is below them) that belong to this item, e.g. a second tab with its own address. */
+  alsoActiveUnder?: string[];
+}
+
+function isUnder(pathname: string, prefixes: string[] = []): boolean {
+  return prefixes.some((prefix) => pathname === prefix || pathname.startsWith(`${prefix}/`));
 }
 
 export interface DashboardShellProps {
@@ -135,7 +141,9 @@ export function DashboardShell({ role, navLabel, items, account }: DashboardShel
                   end={item.end}
                   aria-label={item.label}
                   title={item.label}
-                  className={(state) => `${navLinkClass(state)} justify-center xl:justify-start`}
+                  className={({ isActive }) =>
+                    `${navLinkClass({ isActive: isActive || isUnder(pathname, item.alsoActiveUnder) })} justify-center xl:justify-start`
+                  }
                 >
                   <Icon path={item.icon} />
                   <span className="hidden truncate xl:inline">{item.label}</span>
@@ -188,7 +196,9 @@ export function DashboardShell({ role, navLabel, items, account }: DashboardShel
                       <NavLink
                         to={item.to}
                         end={item.end}
-                        className={navLinkClass}
+                        className={({ isActive }) =>
+                          navLinkClass({ isActive: isActive || isUnder(pathname, item.alsoActiveUnder) })
+                        }
                         onClick={() => setMenuOpen(false)}
                       >
                         <Icon path={item.icon} />

@@ -11,6 +11,10 @@ const BusinessWalletPage = lazyPage(() => import('../../features/wallet/business
 const NotificationsPage = lazyPage(() => import('../../features/notifications/notifications-page'));
 const BusinessAccountPage = lazyPage(() => import('../../features/accounts/business-account-page'));
 const SupportPage = lazyPage(() => import('../../features/site/support-page'));
+const RedeemPage = lazyPage(() => import('../../features/cards/redeem-page'));
+const ReceiptPage = lazyPage(() => import('../../features/cards/receipt-page'));
+const SoldCardsPage = lazyPage(() => import('../../features/cards/sold-cards-page'));
+const SoldCardPage = lazyPage(() => import('../../features/cards/sold-card-page'));
 
 /** Seed §2 "Business dashboard": /dashboard and its menu's screens, for a signed-in business only. */
 export const businessRoutes: RouteObject = {
@@ -24,6 +28,10 @@ export const businessRoutes: RouteObject = {
   children: [
     { index: true, element: page(<BusinessHomePage />) },
     { path: 'giftcard', element: page(<BusinessGiftCardsPage />) },
+    { path: 'redeem', element: page(<RedeemPage />) },
+    { path: 'redeem/receipts/:id', element: page(<ReceiptPage />) },
+    { path: 'sold-cards', element: page(<SoldCardsPage />) },
+    { path: 'sold-cards/:cardId', element: page(<SoldCardPage />) },
     { path: 'wallet', element: page(<BusinessWalletPage />) },
     { path: 'notify', element: page(<NotificationsPage title="Notification" />) },
     { path: 'support', element: page(<SupportPage />) },

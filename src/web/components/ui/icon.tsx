@@ -27,6 +27,7 @@ export const icons = {
   clock: 'M12 8v4l3 3m6-3a9 9 0 11-18 0 9 9 0 0118 0z',
   arrowRight: 'M14 5l7 7m0 0l-7 7m7-7H3',
   arrowLeft: 'M10 19l-7-7m0 0l7-7m-7 7h18',
+  scan: 'M3 7V5a2 2 0 012-2h2m10 0h2a2 2 0 012 2v2m0 10v2a2 2 0 01-2 2h-2M7 21H5a2 2 0 01-2-2v-2M7 8h3v3H7zm7 0h3v3h-3zm-7 6h3v3H7zm7 0h3v3h-3z',
   tag: 'M7 7h.01M7 3h5c.512 0 1.024.195 1.414.586l7 7a2 2 0 010 2.828l-7 7a2 2 0 01-2.828 0l-7-7A1.994 1.994 0 013 12V7a4 4 0 014-4z',
 } as const;
 
