@@ -11,6 +11,8 @@ const RegisterBusinessPage = lazyPage(() => import('../../features/accounts/regi
 const FaqsPage = lazyPage(() => import('../../features/site/faqs-page'));
 const TermsPage = lazyPage(() => import('../../features/site/terms-page'));
 const NotFoundPage = lazyPage(() => import('../../features/site/not-found-page'));
+const PublicLayoutRoute = lazyPage(() => import('../../features/site/public-layout-route'));
+const BalancePage = lazyPage(() => import('../../features/cards/balance-page'));
 
 /** Signed-out screens: the landing page, choosing an account type, logging in and registering. */
 export const signedOutRoutes: RouteObject[] = [
@@ -26,6 +28,11 @@ export const signedOutRoutes: RouteObject[] = [
 export const everyoneRoutes: RouteObject[] = [
   { path: '/faqs', element: page(<FaqsPage />) },
   { path: '/terms', element: page(<TermsPage />) },
+  {
+    // Public pages of other features, in the site's public chrome.
+    element: page(<PublicLayoutRoute />),
+    children: [{ path: '/balance', element: page(<BalancePage />) }],
+  },
 ];
 
 /** Any other address. */

@@ -282,6 +282,11 @@ function Footer() {
                 FAQs
               </a>
             </li>
+            <li>
+              <a href="/balance" className={linkClass}>
+                Check a card balance
+              </a>
+            </li>
           </ul>
         </div>
         <div>

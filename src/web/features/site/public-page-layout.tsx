@@ -30,7 +30,8 @@ function BackLink() {
 }
 
 /**
- * The simple chrome of the public information pages (FAQs, Terms, 404): wordmark home, a back link, a footer.
+ * The simple chrome of the public pages (FAQs, Terms, Check a balance, 404): wordmark home, a back link, a
+ * footer.
  */
 export function PublicPageLayout({ children, showBack = true }: { children: ReactNode; showBack?: boolean }) {
   const linkClass =
@@ -48,7 +49,12 @@ export function PublicPageLayout({ children, showBack = true }: { children: Reac
         <div className="mx-auto flex max-w-3xl flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
           <p>© {new Date().getFullYear()} Giftmart. All rights reserved.</p>
           <nav aria-label="Footer">
-            <ul className="flex gap-5">
+            <ul className="flex flex-wrap gap-x-5 gap-y-2">
+              <li>
+                <Link to="/balance" className={linkClass}>
+                  Check a balance
+                </Link>
+              </li>
               <li>
                 <Link to="/faqs" className={linkClass}>
                   FAQs

@@ -9,7 +9,7 @@ const rowClass =
 const stretchedLink =
   'rounded after:absolute after:inset-0 after:rounded-2xl after:content-[""] focus-visible:outline-none focus-visible:after:outline-2 focus-visible:after:outline-offset-2 focus-visible:after:outline-brand-600';
 
-function RowIcon({ name }: { name: 'mail' | 'help' | 'document' }) {
+function RowIcon({ name }: { name: 'mail' | 'help' | 'document' | 'card' }) {
   return (
     <span className="flex h-12 w-12 shrink-0 items-center justify-center rounded-xl bg-brand-100 text-brand-700">
       <SupportIcon name={name} />
@@ -21,7 +21,7 @@ function Chevron() {
   return <SupportIcon name="chevronRight" className="h-5 w-5 shrink-0 text-slate-500" />;
 }
 
-/** Seed §2 "Support", inside both dashboards: e-mail, FAQs and Terms. */
+/** Seed §2 "Support", inside both dashboards: e-mail, FAQs, Check a balance and Terms. */
 export default function SupportPage() {
   const config = usePublicConfig();
   const email = config.data?.supportEmail;
@@ -78,6 +78,20 @@ export default function SupportPage() {
             </h2>
             <p className="mt-0.5 text-sm text-slate-600">
               Quick answers about buying, spending, sending and getting paid.
+            </p>
+          </div>
+          <Chevron />
+        </li>
+        <li className={rowClass}>
+          <RowIcon name="card" />
+          <div className="min-w-0 flex-1">
+            <h2 className="text-lg font-semibold text-slate-900">
+              <Link to="/balance" className={stretchedLink}>
+                Check a balance
+              </Link>
+            </h2>
+            <p className="mt-0.5 text-sm text-slate-600">
+              See what is left on any Giftmart card, its status and expiry, from its code.
             </p>
           </div>
           <Chevron />
