@@ -22,7 +22,7 @@ export function listOwnCards(
   return api<GiftCardPage>(`/api/v1/businesses/${businessId}/gift-cards?${params}`);
 }
 
-export function createGiftCard(body: { amount: number; colour: string }) {
+export function createGiftCard(body: { amount: number; colour: string; validityMonths: number | null }) {
   return api<GiftCard>('/api/v1/gift-cards', { method: 'POST', body });
 }
 

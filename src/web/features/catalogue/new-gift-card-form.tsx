@@ -13,6 +13,7 @@ import { ApiError } from '../../lib/api';
 import { useGiftCardStore } from '../../lib/store';
 import { cardKeys, createGiftCard } from './api';
 import { GiftCardTile } from './gift-card-tile';
+import { VALIDITY_MONTHS, validityLabel } from './validity';
 
 const SWATCHES = ['#4f46e5', '#0f766e', '#b91c1c', '#f59e0b', '#fef3c7', '#111827', '#ec4899', '#ffffff'];
 
@@ -25,6 +26,8 @@ export function NewGiftCardForm({ onCreated }: { onCreated?: () => void }) {
   const creatingCard = useGiftCardStore((s) => s.creatingCard);
   const queryClient = useQueryClient();
   const colourLabelId = useId();
+  const validityId = useId();
+  const [validity, setValidity] = useState('');
   const [amountText, setAmountText] = useState('');
   const [colour, setColour] = useState<string | null>(null);
   const [error, setError] = useState<string | undefined>();
@@ -41,13 +44,18 @@ export function NewGiftCardForm({ onCreated }: { onCreated?: () => void }) {
       if (business) await queryClient.invalidateQueries({ queryKey: cardKeys.own(business.id) });
       setAmountText('');
       setColour(null);
+      setValidity('');
       await showSuccess('Gift card created successfully!');
       onCreated?.();
     },
     onError: async (err) => {
       const message =
         err instanceof ApiError ? err.message : 'The card could not be created. Please try again.';
-      if (err instanceof ApiError) setError(err.fieldErrors.amount?.[0] ?? err.fieldErrors.colour?.[0]);
+      if (err instanceof ApiError) {
+        setError(
+          err.fieldErrors.amount?.[0] ?? err.fieldErrors.colour?.[0] ?? err.fieldErrors.validityMonths?.[0],
+        );
+      }
       await showError('Card not created', message);
     },
   });
@@ -63,7 +71,7 @@ export function NewGiftCardForm({ onCreated }: { onCreated?: () => void }) {
       return;
     }
     setError(undefined);
-    create.mutate({ amount: parsed.data, colour });
+    create.mutate({ amount: parsed.data, colour, validityMonths: validity ? Number(validity) : null });
   }
 
   const preview = {
@@ -143,6 +151,28 @@ export function NewGiftCardForm({ onCreated }: { onCreated?: () => void }) {
             {colour ? `Chosen: ${colour}` : 'No colour chosen yet.'}
           </p>
         </fieldset>
+        <div className="flex flex-col gap-1.5">
+          <label htmlFor={validityId} className="text-sm font-medium text-slate-700">
+            Validity
+          </label>
+          <select
+            id={validityId}
+            value={validity}
+            onChange={(event) => setValidity(event.target.value)}
+            aria-describedby={`${validityId}-hint`}
+            className="w-full rounded-lg border border-slate-300 bg-white px-3.5 py-2.5 text-base text-slate-900 shadow-sm outline-none transition focus:border-brand-500 focus:ring-2 focus:ring-brand-200 sm:max-w-xs"
+          >
+            <option value="">No expiry</option>
+            {VALIDITY_MONTHS.map((months) => (
+              <option key={months} value={months}>
+                {validityLabel(months)}
+              </option>
+            ))}
+          </select>
+          <p id={`${validityId}-hint`} className="text-xs text-slate-600">
+            How long each card stays valid from the day it is bought. Buyers see it before they pay.
+          </p>
+        </div>
         <Button type="submit" disabled={!ready || create.isPending} className="self-start">
           {create.isPending ? 'Creating…' : 'Create Card'}
         </Button>

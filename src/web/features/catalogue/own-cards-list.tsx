@@ -10,6 +10,7 @@ import { ApiError } from '../../lib/api';
 import { useGiftCardStore } from '../../lib/store';
 import { cardKeys, listOwnCards, setOnSale } from './api';
 import { GiftCardTile } from './gift-card-tile';
+import { validityLabel } from './validity';
 
 /**
  * Seed §2 "Gift Cards" tab: the business's own cards as tiles, fetched once and cached (refreshed after a
@@ -82,6 +83,12 @@ export function OwnCardsList({ onCreateFirst }: { onCreateFirst: () => void }) {
                 <span className={card.onSale ? 'text-emerald-700' : 'text-slate-600'}>
                   {card.onSale ? 'On sale' : 'Stopped'}
                 </span>
+                {card.validityMonths !== null ? (
+                  <>
+                    {' '}
+                    · <span>Valid {validityLabel(card.validityMonths)}</span>
+                  </>
+                ) : null}
               </span>
               <button
                 type="button"

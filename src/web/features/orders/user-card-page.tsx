@@ -10,6 +10,7 @@ import { isNotFound, NotFoundPage } from '../../components/ui/not-found';
 import { PageHeader } from '../../components/ui/page-header';
 import { cardKeys, getGiftCard } from '../catalogue/api';
 import { LargeTile } from '../catalogue/large-tile';
+import { validityLabel } from '../catalogue/validity';
 import { usePurchase } from './use-purchase';
 
 function BackLink() {
@@ -130,6 +131,12 @@ function CardDetail({ card, busy, onPurchase }: { card: GiftCard; busy: boolean;
             <dt className="text-sm font-medium text-slate-600">Cash Value</dt>
             <dd className="mt-1 text-3xl font-extrabold tracking-tight text-slate-900 tabular-nums">
               {price}
+            </dd>
+            <dt className="mt-4 text-sm font-medium text-slate-600">Validity</dt>
+            <dd className="mt-1 text-slate-900">
+              {card.validityMonths === null
+                ? 'No expiry: the balance stays until it is spent'
+                : `${validityLabel(card.validityMonths)} from the day you buy it`}
             </dd>
           </dl>
 
