@@ -92,6 +92,28 @@ function groups(email: ReactNode): { title: string; faqs: Faq[] }[] {
           ),
         },
         {
+          question: 'How do I pay with my card at the business?',
+          answer: (
+            <>
+              <ol className="list-decimal space-y-1 pl-5">
+                <li>Open the card in My Gift Cards and choose Show code.</li>
+                <li>
+                  Let the cashier scan the QR code on your screen, or read them the code. The cashier sees the
+                  card’s balance and takes what you are paying.
+                </li>
+                <li>
+                  The rest stays on the card. Every use appears in the card’s history with where it was used,
+                  the till reference and the balance after it.
+                </li>
+              </ol>
+              <p>
+                If a cashier takes an amount by mistake, the business can reverse it within 24 hours: the
+                money goes back on the card and the history shows the use as reversed.
+              </p>
+            </>
+          ),
+        },
+        {
           question: 'Can I spend a card in parts?',
           answer: (
             <p>
@@ -100,6 +122,34 @@ function groups(email: ReactNode): { title: string; faqs: Faq[] }[] {
               larger than what is left on the card is declined, and you can pay the difference another way at
               the business.
             </p>
+          ),
+        },
+        {
+          question: 'How do I check what is left on a card?',
+          answer: (
+            <p>
+              Your cards show their balance in My Gift Cards. Anyone with a card’s code can also check its
+              balance, status and expiry date on{' '}
+              <Link to="/balance" className={inlineLink}>
+                Check a balance
+              </Link>
+              , without signing in.
+            </p>
+          ),
+        },
+        {
+          question: 'Someone used my card, or I lost my code. What do I do?',
+          answer: (
+            <>
+              <p>
+                Open the card in My Gift Cards and choose <strong>Freeze card</strong>. Nobody can spend a
+                frozen card until you unfreeze it, and you can unfreeze it yourself at any time.
+              </p>
+              <p>
+                You can also ask the business that issued the card to block it. A blocked card cannot be spent
+                until the business unblocks it.
+              </p>
+            </>
           ),
         },
         {
@@ -118,8 +168,10 @@ function groups(email: ReactNode): { title: string; faqs: Faq[] }[] {
           question: 'Do gift cards expire?',
           answer: (
             <p>
-              Giftmart does not put an expiry date on cards: the balance stays on the card until it is spent.
-              A card can only be used at the business that issued it and cannot be exchanged for cash. See the{' '}
+              It depends on the card. When a business designs a card it chooses either no expiry or a validity
+              of 1 to 60 months from the day the card is bought. You see the validity on the card before you
+              pay, and the expiry date on the card in My Gift Cards. An expired card can no longer be spent. A
+              card can only be used at the business that issued it and cannot be exchanged for cash. See the{' '}
               <Link to="/terms" className={inlineLink}>
                 Terms
               </Link>{' '}
@@ -132,8 +184,9 @@ function groups(email: ReactNode): { title: string; faqs: Faq[] }[] {
           answer: (
             <>
               <p>
-                A gift card is like cash, so once it has been issued to you it cannot be returned for money,
-                and a card that has been spent or sent cannot be refunded.
+                A gift card is like cash, so a card that has been spent, even in part, cannot be refunded. A
+                business can refund a card that has never been used within 30 days of its sale: the money goes
+                back to the way you paid and the card is cancelled.
               </p>
               <p>
                 If something went wrong, for example you were charged but no card appeared, you were charged
@@ -182,9 +235,47 @@ function groups(email: ReactNode): { title: string; faqs: Faq[] }[] {
           answer: (
             <p>
               In your business dashboard, open Gift Cards and stay on the New Gift Card tab. Enter the amount
-              in naira, choose a colour and select Create Card. Your business name and logo are added
-              automatically, and the card gets its own unique code. You can update your logo at any time under
-              Account.
+              in naira, choose a colour and a validity (no expiry, or 1 to 60 months from the day each card is
+              bought), and select Create Card. Your business name and logo are added automatically, and the
+              card gets its own unique code. You can update your logo at any time under Account.
+            </p>
+          ),
+        },
+        {
+          question: 'How do I redeem a customer’s card at the till?',
+          answer: (
+            <>
+              <ol className="list-decimal space-y-1 pl-5">
+                <li>In your business dashboard, open Redeem.</li>
+                <li>
+                  Type or paste the customer’s code (capitals, spaces and dashes do not matter), or choose
+                  Scan and point your device’s camera at the QR code on the customer’s card. A mistyped code
+                  is caught before it is looked up.
+                </li>
+                <li>
+                  Check the card’s balance, status and expiry, enter the amount the customer is paying or
+                  choose Redeem all, add your till reference if you like, and confirm.
+                </li>
+                <li>
+                  The receipt shows the amount taken, the balance left, the time and your reference. The rest
+                  stays on the card for next time.
+                </li>
+              </ol>
+              <p>
+                Took the wrong amount? Open the receipt and choose Reverse within 24 hours: the amount goes
+                back on the card. Only your own business’s cards can be redeemed at your till.
+              </p>
+            </>
+          ),
+        },
+        {
+          question: 'A customer lost their card, or wants their money back. What can my business do?',
+          answer: (
+            <p>
+              Open Redeem, then Sold cards, and search by the last four characters of the card’s code. You can
+              block a card reported lost or stolen (nobody can spend it until you unblock it), and refund a
+              card that has never been used within 30 days of its sale: the buyer gets the money back and the
+              same amount leaves your wallet.
             </p>
           ),
         },
@@ -235,8 +326,8 @@ function Faqs() {
         Frequently asked questions
       </h1>
       <p className="mt-3 text-lg text-slate-600">
-        Everything about buying, keeping, spending and sending gift cards on Giftmart, and how businesses get
-        paid. Amounts are in naira (₦).
+        Everything about buying, keeping, spending and sending gift cards on Giftmart, and how businesses
+        redeem cards and get paid. Amounts are in naira (₦).
       </p>
 
       {groups(email).map((group) => (

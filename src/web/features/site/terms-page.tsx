@@ -83,7 +83,11 @@ function clauses(email: ReactNode): Clause[] {
       body: (
         <ul>
           <li>A card is issued only after our payment provider confirms the buyer’s payment.</li>
-          <li>Giftmart does not set an expiry date: a card stays valid until its balance has been spent.</li>
+          <li>
+            A card stays valid until its balance has been spent, unless the business chose a validity when it
+            designed the card (1 to 60 months from the day the card is bought). The validity is shown before
+            you pay and the expiry date on the card; an expired card can no longer be spent.
+          </li>
           <li>
             A card can be used only at the business that issued it. It can be spent in parts, its balance
             never goes below zero, and it cannot be exchanged for cash.
@@ -119,9 +123,10 @@ function clauses(email: ReactNode): Clause[] {
             be at least ₦1,000.
           </li>
           <li>
-            Issued cards are not refundable, except where a payment was taken in error (for example a double
-            charge, or a charge with no card issued). Such payments are refunded to the original payment
-            method.
+            A card that has been spent, even in part, is not refundable. A business may refund a card that has
+            never been used within 30 days of its sale; the card is then cancelled and the amount leaves the
+            business’s wallet. A payment taken in error (for example a double charge, or a charge with no card
+            issued) is refunded. Refunds go to the original payment method.
           </li>
           <li>
             We may hold a withdrawal or a card while we investigate suspected fraud, and reverse transactions
