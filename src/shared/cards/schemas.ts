@@ -88,7 +88,13 @@ export const redeemMessages = {
   amountRequired: 'Enter the amount to redeem, or choose Redeem all.',
   amountOrAll: 'Send either an amount or "all": true, not both.',
   referenceTooLong: `A reference is at most ${REFERENCE_MAX_LENGTH} characters.`,
+  notPrintable: 'Use letters, digits and punctuation only (no control characters).',
 } as const;
+
+/** C0 control characters and DEL: never part of a typed note, and PostgreSQL cannot store NUL in text. */
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
+export const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
+const printable = (value: string) => !CONTROL_CHARACTERS.test(value);
 
 export const cardCodeSchema = z
   .string({ error: redeemMessages.codeRequired })
@@ -131,6 +137,7 @@ export const redeemRequestSchema = z
       .string()
       .trim()
       .max(REFERENCE_MAX_LENGTH, redeemMessages.referenceTooLong)
+      .refine(printable, redeemMessages.notPrintable)
       .optional()
       .describe('Till reference or note'),
   })
@@ -177,6 +184,7 @@ export const blockCardSchema = z
       .string()
       .trim()
       .max(REFERENCE_MAX_LENGTH, `A reason is at most ${REFERENCE_MAX_LENGTH} characters.`)
+      .refine(printable, redeemMessages.notPrintable)
       .optional()
       .describe('Why (e.g. reported lost by the holder)'),
   })

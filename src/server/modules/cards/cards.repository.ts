@@ -13,11 +13,19 @@ export async function insertPurchasedCard(db: DbOrTx, row: PgInsertValue<typeof 
 export type CardRow = typeof purchasedCards.$inferSelect;
 export type ActivityRow = typeof cardActivities.$inferSelect;
 
+/**
+ * Stamped with the time it is written (clock_timestamp(), not now(): now() is when the transaction began,
+ * and a redemption that began first may get the card's lock second), so the card's history, oldest first,
+ * is the order the balance changed in.
+ */
 export async function insertActivity(
   db: DbOrTx,
   row: typeof cardActivities.$inferInsert,
 ): Promise<ActivityRow> {
-  const [created] = await db.insert(cardActivities).values(row).returning();
+  const [created] = await db
+    .insert(cardActivities)
+    .values({ createdAt: sql`clock_timestamp()`, ...row })
+    .returning();
   return created!;
 }
 

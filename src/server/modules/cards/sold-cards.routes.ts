@@ -1,6 +1,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { blockCardSchema, soldCardPageSchema, soldCardSchema } from '../../../shared/cards/schemas';
+import {
+  CONTROL_CHARACTERS,
+  blockCardSchema,
+  soldCardPageSchema,
+  soldCardSchema,
+} from '../../../shared/cards/schemas';
 import { apiErrorSchema } from '../../../shared/errors';
 import { requireSession } from '../../plugins/auth';
 import type { CardsDeps } from './cards.service';
@@ -24,7 +29,12 @@ export const soldCardRoutes: FastifyPluginAsyncZod<CardsDeps> = async (app, deps
         tags: ['redemptions'],
         summary: 'The cards you sold, newest first (q: the last four characters of a code)',
         querystring: z.object({
-          q: z.string().trim().max(20).optional(),
+          q: z
+            .string()
+            .trim()
+            .max(20)
+            .refine((q) => !CONTROL_CHARACTERS.test(q), 'Search by the last four characters of a code.')
+            .optional(),
           cursor: z.string().max(200).optional(),
           limit: z.coerce.number().int().min(1).max(100).default(20),
         }),
@@ -60,7 +70,8 @@ export const soldCardRoutes: FastifyPluginAsyncZod<CardsDeps> = async (app, deps
         tags: ['redemptions'],
         summary: 'Block a card you sold (reported lost or stolen): it refuses redemption until unblocked',
         params: idParams,
-        body: blockCardSchema.optional(),
+        // Nullish: a POST without a body (no reason given) arrives as null, not undefined.
+        body: blockCardSchema.nullish(),
         response: { 200: soldCardSchema, ...errors },
       },
     },

@@ -1,0 +1,163 @@
+import type pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buyCard, createDesign } from '../../../../tests/fixtures/cards';
+import { createTestApp, registerAndLogin, type TestApp } from '../../../../tests/fixtures/test-app';
+
+/**
+ * The database keeps a card's money honest by itself (0007_card_integrity.sql), whatever the app does:
+ * card activity is append-only, each activity's balance_after is the running sum, and a card's balance
+ * equals the sum of its activities at commit. Raw SQL on one connection, each case in its own transaction.
+ */
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp({ SANDBOX_WEBHOOK_DELAY_MS: '0' });
+});
+afterAll(() => t.close());
+
+async function newCard(amount = 500_000) {
+  const seller = await registerAndLogin(t.app, 'business');
+  const buyer = await registerAndLogin(t.app, 'user');
+  return buyCard(t, buyer, await createDesign(seller, amount));
+}
+
+/** Runs `work` inside BEGIN … COMMIT on one connection; answers the error (from a statement or the commit). */
+async function inTransaction(
+  work: (client: pg.PoolClient) => Promise<void>,
+): Promise<{ code?: string; message: string; atCommit: boolean } | null> {
+  const client = await t.database.pool.connect();
+  let atCommit = false;
+  try {
+    await client.query('BEGIN');
+    await work(client);
+    atCommit = true;
+    await client.query('COMMIT');
+    return null;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    const pgError = error as { code?: string; message: string };
+    return { code: pgError.code, message: pgError.message, atCommit };
+  } finally {
+    client.release();
+  }
+}
+
+async function state(id: string) {
+  const card = await t.database.pool.query('SELECT balance FROM purchased_cards WHERE id = $1', [id]);
+  const activities = await t.database.pool.query(
+    'SELECT kind, amount, balance_after FROM card_activities WHERE purchased_card_id = $1 ORDER BY created_at',
+    [id],
+  );
+  return { balance: card.rows[0].balance as string, activities: activities.rows };
+}
+
+describe('card activity is append-only', () => {
+  it('refuses UPDATE, DELETE and TRUNCATE of card_activities', async () => {
+    const card = await newCard();
+    const before = await state(card.id);
+    for (const statement of [
+      'UPDATE card_activities SET amount = amount + 1 WHERE purchased_card_id = $1',
+      "UPDATE card_activities SET reference = 'edited' WHERE purchased_card_id = $1",
+      'DELETE FROM card_activities WHERE purchased_card_id = $1',
+    ]) {
+      const error = await inTransaction(async (c) => {
+        await c.query(statement, [card.id]);
+      });
+      expect(error, statement).not.toBeNull();
+      expect(error!.atCommit).toBe(false);
+      expect(error!.code).toBe('42501');
+      expect(error!.message).toMatch(/append-only/);
+    }
+    // TRUNCATE is refused too (inside a transaction that is rolled back whatever happens).
+    const truncate = await inTransaction(async (c) => {
+      await c.query('TRUNCATE card_activities CASCADE');
+      throw Object.assign(new Error('TRUNCATE was allowed'), { code: 'allowed' });
+    });
+    expect(truncate!.code).toBe('42501');
+    expect(await state(card.id)).toEqual(before);
+  });
+});
+
+describe('balance after is the running sum', () => {
+  it('refuses an activity whose balance_after is not the sum of the card’s activities plus its amount', async () => {
+    const card = await newCard(500_000);
+    const error = await inTransaction(async (c) => {
+      await c.query(
+        "INSERT INTO card_activities (purchased_card_id, kind, amount, balance_after) VALUES ($1, 'redeem', -1000, 400000)",
+        [card.id],
+      );
+      await c.query('UPDATE purchased_cards SET balance = 400000 WHERE id = $1', [card.id]);
+    });
+    expect(error).not.toBeNull();
+    expect(error!.atCommit).toBe(false);
+    expect(error!.code).toBe('23514');
+    expect(error!.message).toMatch(/activities sum to 499000/);
+    expect((await state(card.id)).balance).toBe('500000');
+  });
+
+  it('refuses an activity that takes the balance below zero', async () => {
+    const card = await newCard(100_000);
+    const error = await inTransaction(async (c) => {
+      await c.query(
+        "INSERT INTO card_activities (purchased_card_id, kind, amount, balance_after) VALUES ($1, 'redeem', -100001, -1)",
+        [card.id],
+      );
+    });
+    expect(error!.code).toBe('23514');
+    expect((await state(card.id)).activities).toHaveLength(1);
+  });
+});
+
+describe('a card’s balance equals the sum of its activities, at commit', () => {
+  it('refuses a new balance without an activity: the statement runs, the COMMIT fails', async () => {
+    const card = await newCard(500_000);
+    const error = await inTransaction(async (c) => {
+      await c.query('UPDATE purchased_cards SET balance = 499000 WHERE id = $1', [card.id]);
+    });
+    expect(error).not.toBeNull();
+    expect(error!.atCommit).toBe(true);
+    expect(error!.code).toBe('23514');
+    expect(error!.message).toMatch(/has balance 499000 but its activities sum to 500000/);
+    expect((await state(card.id)).balance).toBe('500000');
+  });
+
+  it('refuses an activity without the new balance on the card (at commit)', async () => {
+    const card = await newCard(500_000);
+    const error = await inTransaction(async (c) => {
+      await c.query(
+        "INSERT INTO card_activities (purchased_card_id, kind, amount, balance_after) VALUES ($1, 'redeem', -1000, 499000)",
+        [card.id],
+      );
+    });
+    expect(error!.atCommit).toBe(true);
+    expect(error!.code).toBe('23514');
+    expect(await state(card.id)).toMatchObject({ balance: '500000' });
+    expect((await state(card.id)).activities).toHaveLength(1);
+  });
+
+  it('accepts an activity and the balance that agree, written in either order', async () => {
+    const card = await newCard(500_000);
+    const first = await inTransaction(async (c) => {
+      await c.query('UPDATE purchased_cards SET balance = 499000 WHERE id = $1', [card.id]);
+      await c.query(
+        "INSERT INTO card_activities (purchased_card_id, kind, amount, balance_after) VALUES ($1, 'redeem', -1000, 499000)",
+        [card.id],
+      );
+    });
+    expect(first).toBeNull();
+    const second = await inTransaction(async (c) => {
+      await c.query(
+        "INSERT INTO card_activities (purchased_card_id, kind, amount, balance_after) VALUES ($1, 'redeem', -9000, 490000)",
+        [card.id],
+      );
+      await c.query('UPDATE purchased_cards SET balance = 490000 WHERE id = $1', [card.id]);
+    });
+    expect(second).toBeNull();
+    const after = await state(card.id);
+    expect(after.balance).toBe('490000');
+    expect(after.activities.map((a) => [a.kind, a.amount, a.balance_after])).toEqual([
+      ['issue', '500000', '500000'],
+      ['redeem', '-1000', '499000'],
+      ['redeem', '-9000', '490000'],
+    ]);
+  });
+});
