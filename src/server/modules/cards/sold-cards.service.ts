@@ -94,6 +94,18 @@ export async function setBlocked(
   return getSoldCard(deps.db, businessId, id);
 }
 
+export const idempotencyConflict = () =>
+  new AppError(
+    'IDEMPOTENCY_CONFLICT',
+    'This Idempotency-Key was already used for a different request. Use a new key for a new request.',
+  );
+
+/** The same Idempotency-Key written by two requests at once (another card's refund, a redemption). */
+export function isIdempotencyKeyTaken(error: unknown): boolean {
+  const cause = (error as { cause?: { code?: string; constraint?: string } }).cause;
+  return cause?.code === '23505' && cause.constraint === 'card_activities_idempotency_unique';
+}
+
 const REFUND_WINDOW_MS = REFUND_WINDOW_DAYS * 24 * 60 * 60 * 1000;
 
 /**
@@ -112,11 +124,14 @@ export async function voidCardForRefund(
 > {
   const card = await lockCard(tx, id);
   if (!card || card.businessId !== businessId) throw notFound('That gift card');
-  if (card.status === 'void') {
-    const earlier = idempotencyKey
-      ? await findActivityByIdempotencyKey(tx, businessId, idempotencyKey)
-      : undefined;
+  if (idempotencyKey) {
+    // The key may already name this refund (a retry), or another request of this business: a redemption,
+    // or another card's refund, which must be refused here rather than by the unique index (a 500).
+    const earlier = await findActivityByIdempotencyKey(tx, businessId, idempotencyKey);
     if (earlier?.purchasedCardId === id && earlier.kind === 'refund') return { replayed: true };
+    if (earlier) throw idempotencyConflict();
+  }
+  if (card.status === 'void') {
     throw new AppError('REFUND_NOT_ALLOWED', 'This card was already refunded.');
   }
   if (await hasBeenRedeemed(tx, id)) {

@@ -8,7 +8,7 @@ import type { Config } from '../../env';
 import { AppError, notFound } from '../../lib/app-error';
 import { findAccount } from '../accounts/accounts.service';
 import { getSoldCard, issueCard, type CodeVault } from '../cards/cards.service';
-import { voidCardForRefund } from '../cards/sold-cards.service';
+import { idempotencyConflict, isIdempotencyKeyTaken, voidCardForRefund } from '../cards/sold-cards.service';
 import { countSale, findGiftCardForSale } from '../catalogue/catalogue.service';
 import { notify } from '../notifications/notifications.service';
 import { recordRefund, recordSale } from '../wallet/wallet.service';
@@ -267,40 +267,45 @@ export async function refundCard(
   purchasedCardId: string,
   idempotencyKey?: string,
 ): Promise<{ card: SoldCard; replayed: boolean }> {
-  const replayed = await deps.db.transaction(async (tx) => {
-    const voided = await voidCardForRefund(tx, businessId, purchasedCardId, idempotencyKey);
-    if (voided.replayed) return true;
-    const order = await lockOrder(tx, voided.orderId);
-    if (!order || order.status !== 'paid') {
-      throw new AppError(
-        'REFUND_NOT_ALLOWED',
-        'This card’s order is not a paid order, so it cannot be refunded.',
-      );
-    }
-    await recordRefund(tx, { orderId: order.id, businessId, currency: order.currency });
-    await updateOrder(tx, order.id, { status: 'refunded', refundedAt: new Date() });
-    const value = formatMoney({ amount: Number(order.amount), currency: order.currency });
-    await notify(tx, [
-      {
-        accountId: voided.ownerId,
-        kind: 'card_refunded',
-        title: 'Your gift card was refunded',
-        body: `The business refunded your ${value} gift card; the money goes back to how you paid. The card can no longer be used.`,
-        link: `/user-dashboard/mycards/${purchasedCardId}`,
-      },
-    ]);
-    try {
-      await deps.payments.refund(order.reference, order.amount);
-    } catch (error) {
-      deps.log?.error({ err: error, reference: order.reference }, 'payment provider refund failed');
-      throw new AppError(
-        'PAYMENT_PROVIDER_ERROR',
-        'The payment provider could not refund the buyer just now; nothing was changed. Try again in a moment.',
-      );
-    }
-    deps.log?.info({ reference: order.reference, purchasedCardId }, 'card refunded');
-    return false;
-  });
+  const replayed = await deps.db
+    .transaction(async (tx) => {
+      const voided = await voidCardForRefund(tx, businessId, purchasedCardId, idempotencyKey);
+      if (voided.replayed) return true;
+      const order = await lockOrder(tx, voided.orderId);
+      if (!order || order.status !== 'paid') {
+        throw new AppError(
+          'REFUND_NOT_ALLOWED',
+          'This card’s order is not a paid order, so it cannot be refunded.',
+        );
+      }
+      await recordRefund(tx, { orderId: order.id, businessId, currency: order.currency });
+      await updateOrder(tx, order.id, { status: 'refunded', refundedAt: new Date() });
+      const value = formatMoney({ amount: Number(order.amount), currency: order.currency });
+      await notify(tx, [
+        {
+          accountId: voided.ownerId,
+          kind: 'card_refunded',
+          title: 'Your gift card was refunded',
+          body: `The business refunded your ${value} gift card; the money goes back to how you paid. The card can no longer be used.`,
+          link: `/user-dashboard/mycards/${purchasedCardId}`,
+        },
+      ]);
+      try {
+        await deps.payments.refund(order.reference, order.amount);
+      } catch (error) {
+        deps.log?.error({ err: error, reference: order.reference }, 'payment provider refund failed');
+        throw new AppError(
+          'PAYMENT_PROVIDER_ERROR',
+          'The payment provider could not refund the buyer just now; nothing was changed. Try again in a moment.',
+        );
+      }
+      deps.log?.info({ reference: order.reference, purchasedCardId }, 'card refunded');
+      return false;
+    })
+    .catch((error: unknown) => {
+      // A parallel request of this business wrote the same key first (another card's refund, a redemption).
+      throw isIdempotencyKeyTaken(error) ? idempotencyConflict() : error;
+    });
   return { card: await getSoldCard(deps.db, businessId, purchasedCardId), replayed };
 }
 
