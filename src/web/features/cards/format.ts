@@ -79,6 +79,11 @@ export function activityLabel(activity: Activity, viewer: 'holder' | 'business' 
   }
 }
 
+/** The short masked code for lists and receipts: "•••• 7Q4K". */
+export function shortMaskedCode(last4: string): string {
+  return `•••• ${last4}`;
+}
+
 /** The masked code: only the last four characters of the body show. */
 export function maskedCode(last4: string): string {
   return `••••-••••-••••-${last4}`;

@@ -14,7 +14,8 @@ import { PageHeader } from '../../components/ui/page-header';
 import { ApiError } from '../../lib/api';
 import { LargeTile } from '../catalogue/large-tile';
 import { getPurchasedCard, purchasedCardKeys, revealCode, setFrozen } from './api';
-import { activityLabel, formatDate, formatDateTime, formatSignedMoney, maskedCode } from './format';
+import { ActivityRow } from './activity-row';
+import { formatDate, maskedCode } from './format';
 import { StatusBadge } from './status-badge';
 
 const COPIED_FOR_MS = 2000;
@@ -452,40 +453,12 @@ function History({ card }: { card: PurchasedCardDetail }) {
       ) : (
         <ul className="mt-2 divide-y divide-slate-100">
           {activities.map((activity) => (
-            <li key={activity.id} className="flex items-start justify-between gap-4 px-6 py-4">
-              <div className="min-w-0">
-                <p className="font-semibold break-words text-slate-900">
-                  {activityLabel(activity)}
-                  {activity.reversed ? (
-                    <span className="ml-2 inline-flex items-center rounded-full bg-slate-100 px-2 py-0.5 align-middle text-xs font-semibold text-slate-700 ring-1 ring-slate-500/20 ring-inset">
-                      Reversed
-                    </span>
-                  ) : null}
-                </p>
-                <p className="mt-0.5 text-sm text-slate-600">
-                  <time dateTime={activity.createdAt}>{formatDateTime(activity.createdAt)}</time>
-                </p>
-              </div>
-              <div className="shrink-0 text-right">
-                <p
-                  className={`font-semibold tabular-nums ${
-                    activity.amount.amount > 0
-                      ? 'text-emerald-700'
-                      : activity.amount.amount < 0
-                        ? 'text-red-700'
-                        : 'text-slate-900'
-                  } ${activity.reversed ? 'line-through decoration-slate-400' : ''}`}
-                >
-                  {formatSignedMoney(activity.amount)}
-                </p>
-                <p className="mt-0.5 text-sm whitespace-nowrap text-slate-600">
-                  Balance after{' '}
-                  <span className="font-medium text-slate-800 tabular-nums">
-                    {formatMoney(activity.balanceAfter)}
-                  </span>
-                </p>
-              </div>
-            </li>
+            <ActivityRow
+              key={activity.id}
+              activity={activity}
+              viewer="holder"
+              className="px-5 py-4 sm:px-6"
+            />
           ))}
         </ul>
       )}

@@ -139,8 +139,8 @@ export function QrScan({ onCode, onCancel }: { onCode: (code: string) => void; o
           </div>
         ) : null}
       </div>
-      <div className="mt-3 flex flex-wrap items-center justify-between gap-3 px-1">
-        <p role="status" aria-live="polite" className="min-w-0 flex-1 text-sm text-slate-200">
+      <div className="mt-3 flex flex-col gap-3 px-1 sm:flex-row sm:items-center sm:justify-between">
+        <p role="status" aria-live="polite" className="min-w-0 text-sm text-slate-200 sm:flex-1">
           {state.kind === 'starting'
             ? 'Starting the camera…'
             : state.kind === 'scanning'

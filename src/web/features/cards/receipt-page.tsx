@@ -10,7 +10,7 @@ import { LoadError } from '../../components/ui/load-more';
 import { isNotFound, NotFoundPage } from '../../components/ui/not-found';
 import { PageHeader } from '../../components/ui/page-header';
 import { ApiError } from '../../lib/api';
-import { formatDateTime, maskedCode } from './format';
+import { formatDateTime, shortMaskedCode } from './format';
 import { getRedemption, reverseRedemption, soldCardKeys } from './till-api';
 
 const CLOCK_TICK_MS = 30_000;
@@ -136,7 +136,7 @@ function Receipt({ redemption }: { redemption: Redemption }) {
       value: (
         <>
           <span aria-hidden="true" className="font-mono">
-            {maskedCode(redemption.codeLast4)}
+            {shortMaskedCode(redemption.codeLast4)}
           </span>
           <span className="sr-only">ending in {redemption.codeLast4.split('').join(' ')}</span>
         </>
@@ -182,6 +182,15 @@ function Receipt({ redemption }: { redemption: Redemption }) {
               </div>
             ))}
           </dl>
+          <div className="border-t border-slate-100 px-5 py-3 sm:px-6">
+            <Link
+              to={`/dashboard/sold-cards/${redemption.purchasedCardId}`}
+              className="inline-flex items-center gap-1.5 rounded text-sm font-semibold text-brand-700 hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600"
+            >
+              View the card and its last uses
+              <Icon path={icons.arrowRight} className="h-4 w-4" />
+            </Link>
+          </div>
         </section>
 
         {reversal ? (
@@ -194,7 +203,7 @@ function Receipt({ redemption }: { redemption: Redemption }) {
           </p>
         ) : null}
 
-        <div className="flex flex-col gap-3 sm:flex-row sm:flex-wrap">
+        <div className="flex flex-col gap-3 sm:flex-row">
           <ButtonLink to="/dashboard/redeem">
             <Icon path={icons.arrowRight} className="h-4 w-4" />
             Redeem another card
@@ -202,7 +211,6 @@ function Receipt({ redemption }: { redemption: Redemption }) {
           {reversible ? (
             <Button
               variant="secondary"
-              className="text-red-700"
               onClick={() => {
                 setError(null);
                 setConfirming(true);
@@ -212,15 +220,9 @@ function Receipt({ redemption }: { redemption: Redemption }) {
               Reverse
             </Button>
           ) : null}
-          <Link
-            to={`/dashboard/sold-cards/${redemption.purchasedCardId}`}
-            className="inline-flex items-center justify-center rounded-lg px-5 py-2.5 text-sm font-semibold text-brand-700 hover:bg-brand-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600"
-          >
-            View the card
-          </Link>
         </div>
         {reversible ? (
-          <p className="text-sm text-slate-600">
+          <p className="-mt-3 text-sm text-slate-600">
             Made by mistake? You can reverse it until {formatDateTime(redemption.reversibleUntil!)}.
           </p>
         ) : null}

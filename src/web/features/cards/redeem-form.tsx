@@ -8,7 +8,7 @@ import { Button } from '../../components/ui/button';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { TextField } from '../../components/ui/form-field';
 import { ApiError } from '../../lib/api';
-import { maskedCode } from './format';
+import { shortMaskedCode } from './format';
 import { redeem, soldCardKeys, type RedeemInput } from './till-api';
 
 /** "the amount can be at most …" → "The amount can be at most …" */
@@ -158,7 +158,7 @@ export function RedeemForm({ card, code }: { card: SoldCard; code: string }) {
           <dl className="divide-y divide-slate-100 rounded-xl border border-slate-200 text-sm">
             <div className="flex justify-between gap-4 px-4 py-2.5">
               <dt className="text-slate-600">Card</dt>
-              <dd className="font-mono font-semibold text-slate-900">{maskedCode(card.codeLast4)}</dd>
+              <dd className="font-mono font-semibold text-slate-900">{shortMaskedCode(card.codeLast4)}</dd>
             </div>
             <div className="flex justify-between gap-4 px-4 py-2.5">
               <dt className="text-slate-600">Amount to take</dt>

@@ -90,7 +90,7 @@ export default function RedeemPage() {
       <form
         onSubmit={submit}
         noValidate
-        aria-label="Look up a gift card code"
+        aria-label="Card look-up"
         className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm sm:p-6"
       >
         <div className="flex flex-col gap-3 md:flex-row md:items-start">
@@ -151,7 +151,7 @@ function FoundCard({ cardId, code, onAnother }: { cardId: string; code: string; 
           id="found-title"
           ref={headingRef}
           tabIndex={-1}
-          className="text-xl font-bold text-slate-900 focus:outline-none"
+          className="text-lg font-bold text-slate-900 focus:outline-none"
         >
           Card found
         </h2>

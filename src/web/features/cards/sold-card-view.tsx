@@ -9,7 +9,8 @@ import { TextField } from '../../components/ui/form-field';
 import { Icon, icons } from '../../components/ui/icon';
 import { ApiError } from '../../lib/api';
 import { LargeTile } from '../catalogue/large-tile';
-import { activityLabel, formatDate, formatDateTime, formatSignedMoney, maskedCode } from './format';
+import { ActivityRow } from './activity-row';
+import { formatDate, shortMaskedCode } from './format';
 import { StatusBadge } from './status-badge';
 import { blockCard, refundCard, soldCardKeys, unblockCard } from './till-api';
 
@@ -98,8 +99,8 @@ export function SoldCardSummary({ card }: { card: SoldCard }) {
           </div>
           <div className="min-w-0">
             <dt className="text-sm font-medium text-slate-600">Code</dt>
-            <dd className="mt-1 font-mono text-sm font-semibold tracking-wide break-words text-slate-900">
-              <span aria-hidden="true">{maskedCode(card.codeLast4)}</span>
+            <dd className="mt-1 font-mono text-sm font-semibold tracking-wide whitespace-nowrap text-slate-900">
+              <span aria-hidden="true">{shortMaskedCode(card.codeLast4)}</span>
               <span className="sr-only">ending in {card.codeLast4.split('').join(' ')}</span>
             </dd>
           </div>
@@ -132,40 +133,12 @@ export function RecentUses({ card }: { card: SoldCard }) {
       ) : (
         <ul className="mt-2 divide-y divide-slate-100">
           {card.recentActivities.map((activity) => (
-            <li key={activity.id} className="flex items-start justify-between gap-4 px-5 py-3 sm:px-6">
-              <div className="min-w-0">
-                <p className="font-medium break-words text-slate-900">
-                  {activityLabel(activity, 'business')}
-                  {activity.reversed ? (
-                    <span className="ml-2 inline-flex items-center rounded-full bg-slate-100 px-2 py-0.5 align-middle text-xs font-semibold text-slate-700 ring-1 ring-slate-500/20 ring-inset">
-                      Reversed
-                    </span>
-                  ) : null}
-                </p>
-                <p className="mt-0.5 text-sm text-slate-600">
-                  <time dateTime={activity.createdAt}>{formatDateTime(activity.createdAt)}</time>
-                </p>
-              </div>
-              <div className="shrink-0 text-right">
-                <p
-                  className={`font-semibold tabular-nums ${
-                    activity.amount.amount > 0
-                      ? 'text-emerald-700'
-                      : activity.amount.amount < 0
-                        ? 'text-red-700'
-                        : 'text-slate-900'
-                  } ${activity.reversed ? 'line-through decoration-slate-400' : ''}`}
-                >
-                  {formatSignedMoney(activity.amount)}
-                </p>
-                <p className="mt-0.5 text-sm whitespace-nowrap text-slate-600">
-                  Balance after{' '}
-                  <span className="font-medium text-slate-800 tabular-nums">
-                    {formatMoney(activity.balanceAfter)}
-                  </span>
-                </p>
-              </div>
-            </li>
+            <ActivityRow
+              key={activity.id}
+              activity={activity}
+              viewer="business"
+              className="px-5 py-3 sm:px-6"
+            />
           ))}
         </ul>
       )}
@@ -273,7 +246,7 @@ export function CardActions({ card }: { card: SoldCard }) {
           </Button>
         ) : null}
         {refundable ? (
-          <Button variant="secondary" className="text-red-700" onClick={() => open('refund')}>
+          <Button variant="secondary" onClick={() => open('refund')}>
             <Icon path={icons.arrowLeft} className="h-4 w-4" />
             Refund {formatMoney(card.initialValue)}
           </Button>

@@ -7,7 +7,7 @@ import { EmptyState } from '../../components/ui/empty-state';
 import { Icon, icons } from '../../components/ui/icon';
 import { LoadError, LoadMore } from '../../components/ui/load-more';
 import { PageHeader } from '../../components/ui/page-header';
-import { formatDate, maskedCode, statusLabels } from './format';
+import { formatDate, shortMaskedCode, statusLabels } from './format';
 import { StatusBadge } from './status-badge';
 import { listSoldCards, soldCardKeys } from './till-api';
 import { TillNav } from './till-nav';
@@ -157,43 +157,49 @@ export default function SoldCardsPage() {
 
 function SoldCardRow({ card }: { card: SoldCard }) {
   return (
-    <Link
-      to={`/dashboard/sold-cards/${card.id}`}
-      aria-label={`Card ending ${card.codeLast4}, sold ${formatDate(card.purchasedAt)}, balance ${formatMoney(card.balance)} of ${formatMoney(card.initialValue)}, ${statusLabels[card.status]}`}
-      className="grid grid-cols-[minmax(0,1fr)_auto] items-center gap-x-4 gap-y-2 rounded-2xl border border-slate-200 bg-white p-4 shadow-sm transition hover:border-brand-300 hover:shadow-md focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600 md:grid-cols-[minmax(0,1.6fr)_minmax(0,1fr)_minmax(0,1.3fr)_minmax(0,1fr)_6rem_1.25rem] md:px-5"
-    >
-      <div className="flex min-w-0 items-center gap-3">
-        <span
-          aria-hidden="true"
-          className="h-9 w-12 shrink-0 rounded-md ring-1 ring-black/10"
-          style={{ background: card.colour }}
-        />
-        <div className="min-w-0">
-          <p className="truncate font-mono font-semibold tracking-wide text-slate-900">
-            {maskedCode(card.codeLast4)}
-          </p>
-          <p className="truncate font-mono text-xs text-slate-600">{card.uniqueId}</p>
+    <div className="group relative">
+      {/* The row is the picture; the link laid over it says the same in words. */}
+      <div
+        aria-hidden="true"
+        className="grid grid-cols-[minmax(0,1fr)_auto] items-center gap-x-4 gap-y-2 rounded-2xl border border-slate-200 bg-white p-4 shadow-sm transition group-hover:border-brand-300 group-hover:shadow-md md:grid-cols-[minmax(0,1.6fr)_minmax(0,1fr)_minmax(0,1.3fr)_minmax(0,1fr)_6rem_1.25rem] md:px-5"
+      >
+        <div className="flex min-w-0 items-center gap-3">
+          <span
+            className="h-9 w-12 shrink-0 rounded-md ring-1 ring-black/10"
+            style={{ background: card.colour }}
+          />
+          <div className="min-w-0">
+            <p className="truncate font-mono font-semibold tracking-wide text-slate-900">
+              {shortMaskedCode(card.codeLast4)}
+            </p>
+            <p className="truncate font-mono text-xs text-slate-600">{card.uniqueId}</p>
+          </div>
         </div>
+        <div className="justify-self-end md:col-start-5 md:row-start-1 md:justify-self-start">
+          <StatusBadge status={card.status} />
+        </div>
+        <p className="text-sm text-slate-700 md:col-start-2 md:row-start-1">
+          <span className="text-slate-600 md:hidden">Sold </span>
+          {formatDate(card.purchasedAt)}
+        </p>
+        <p className="text-right text-sm md:col-start-3 md:row-start-1 md:text-left">
+          <span className="font-semibold text-slate-900 tabular-nums">{formatMoney(card.balance)}</span>
+          <span className="text-slate-600"> of {formatMoney(card.initialValue)}</span>
+        </p>
+        <p className="col-span-2 text-sm text-slate-600 md:col-span-1 md:col-start-4 md:row-start-1">
+          <span className="md:hidden">Expires </span>
+          {card.expiresAt ? formatDate(card.expiresAt) : 'Never'}
+        </p>
+        <Icon
+          path="M9 5l7 7-7 7"
+          className="hidden h-5 w-5 text-slate-500 md:col-start-6 md:row-start-1 md:block"
+        />
       </div>
-      <div className="justify-self-end md:col-start-5 md:row-start-1 md:justify-self-start">
-        <StatusBadge status={card.status} />
-      </div>
-      <p className="text-sm text-slate-700 md:col-start-2 md:row-start-1">
-        <span className="text-slate-600 md:sr-only">Sold </span>
-        {formatDate(card.purchasedAt)}
-      </p>
-      <p className="text-right text-sm md:col-start-3 md:row-start-1 md:text-left">
-        <span className="font-semibold text-slate-900 tabular-nums">{formatMoney(card.balance)}</span>
-        <span className="text-slate-600"> of {formatMoney(card.initialValue)}</span>
-      </p>
-      <p className="col-span-2 text-sm text-slate-600 md:col-span-1 md:col-start-4 md:row-start-1">
-        <span className="md:sr-only">Expires </span>
-        {card.expiresAt ? formatDate(card.expiresAt) : <span>Never</span>}
-      </p>
-      <Icon
-        path="M9 5l7 7-7 7"
-        className="hidden h-5 w-5 text-slate-400 md:col-start-6 md:row-start-1 md:block"
+      <Link
+        to={`/dashboard/sold-cards/${card.id}`}
+        aria-label={`Card ending ${card.codeLast4}, sold ${formatDate(card.purchasedAt)}, balance ${formatMoney(card.balance)} of ${formatMoney(card.initialValue)}, expires ${card.expiresAt ? formatDate(card.expiresAt) : 'never'}, ${statusLabels[card.status]}`}
+        className="absolute inset-0 rounded-2xl focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600"
       />
-    </Link>
+    </div>
   );
 }
