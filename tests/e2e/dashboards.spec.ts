@@ -19,7 +19,7 @@ test.describe('business dashboard', () => {
     const nav = page.getByRole('navigation', { name: 'Business dashboard' });
     await expect(page.getByRole('heading', { level: 1, name: `Welcome, ${input.name}` })).toBeVisible();
     expect(await sidebarWidth(page, 'Business dashboard')).toBe(250);
-    for (const label of ['Home', 'Gift Cards', 'Wallet', 'Notification', 'Support', 'Account']) {
+    for (const label of ['Home', 'Gift Cards', 'Redeem', 'Wallet', 'Notification', 'Support', 'Account']) {
       await expect(nav.getByRole('link', { name: label })).toBeVisible();
     }
     await expect(nav.getByRole('link', { name: 'Home' })).toHaveAttribute('aria-current', 'page');
@@ -84,6 +84,8 @@ test.describe('business dashboard', () => {
     for (const path of [
       '/dashboard',
       '/dashboard/giftcard',
+      '/dashboard/redeem',
+      '/dashboard/sold-cards',
       '/dashboard/wallet',
       '/dashboard/notify',
       '/dashboard/support',

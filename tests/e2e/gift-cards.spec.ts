@@ -60,6 +60,31 @@ test.describe('a business sells gift cards', () => {
     await expectNoSeriousA11yViolations(page);
   });
 
+  test('a card may have a validity: No expiry by default, or chosen in months; the list shows it', async ({
+    page,
+  }) => {
+    const input = await registerViaApi(page, 'business');
+    await logInViaForm(page, 'business', input.email);
+    await page.goto('/dashboard/giftcard');
+    await expect(page.getByLabel('Validity')).toHaveValue('');
+    await expect(page.getByLabel('Validity').locator('option:checked')).toHaveText('No expiry');
+    await createCard(page, '3000', '#4f46e5');
+    await page.getByLabel('Validity').selectOption({ label: '12 months' });
+    await createCard(page, '4000', '#4f46e5');
+    await expect(page.getByLabel('Validity')).toHaveValue('');
+
+    await page.getByRole('tab', { name: 'Gift Cards' }).click();
+    const list = page.getByRole('list', { name: 'Your gift cards' });
+    await expect(list.getByRole('listitem').nth(0)).toContainText('Valid 12 months');
+    await expect(list.getByRole('listitem').nth(1)).not.toContainText('Valid');
+    const session = await (await page.request.get('/api/v1/auth/session')).json();
+    const own = await (await page.request.get(`/api/v1/businesses/${session.account.id}/gift-cards`)).json();
+    expect(own.items.map((card: { validityMonths: number | null }) => card.validityMonths)).toEqual([
+      12,
+      null,
+    ]);
+  });
+
   test('an empty list says so and offers to create the first card', async ({ page }) => {
     const input = await registerViaApi(page, 'business');
     await logInViaForm(page, 'business', input.email);

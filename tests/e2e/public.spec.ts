@@ -144,6 +144,7 @@ test.describe('select account and the other public screens', () => {
         '/business/register',
         '/faqs',
         '/terms',
+        '/balance',
         '/no-such-page',
       ]) {
         await page.goto(path);
