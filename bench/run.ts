@@ -1,6 +1,7 @@
 import { execSync } from 'node:child_process';
 import { benchCatalogue } from './catalogue';
 import { benchPurchases } from './purchases';
+import { benchRedemptions } from './redemptions';
 import { benchStartup } from './startup';
 import { benchWithdrawals } from './withdrawals';
 
@@ -15,6 +16,7 @@ const benches: [string, () => Promise<Record<string, string>>][] = [
   ['Catalogue', benchCatalogue],
   ['Purchases', benchPurchases],
   ['Withdrawals', benchWithdrawals],
+  ['Redemptions', benchRedemptions],
 ];
 const only = process.argv[2];
 for (const [name, run] of benches) {
