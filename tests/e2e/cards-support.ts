@@ -40,8 +40,11 @@ export async function signedInUser(browser: Browser) {
   return { context, page, input };
 }
 
-/** Buys a design through the sandbox checkout (success test card); answers the new card's id. */
-export async function buyThroughCheckout(page: Page, giftCardId: string): Promise<string> {
+/** Buys a design through the sandbox checkout (success test card); answers the order's and card's ids. */
+export async function buyThroughCheckout(
+  page: Page,
+  giftCardId: string,
+): Promise<{ orderId: string; cardId: string }> {
   await page.goto(`/user-dashboard/card/${giftCardId}`);
   await page.getByRole('button', { name: 'Purchase this card' }).click();
   await expect(page).toHaveURL(/\/checkout\/[0-9a-f-]{36}$/);
@@ -50,9 +53,10 @@ export async function buyThroughCheckout(page: Page, giftCardId: string): Promis
   await page.getByLabel('CVV').fill('408');
   await page.getByRole('button', { name: /^Pay ₦/ }).click();
   await expect(page.getByRole('heading', { name: 'Payment successful' })).toBeVisible({ timeout: 15_000 });
+  const orderId = page.url().split('/').pop()!;
   await page.getByRole('link', { name: 'View your card' }).click();
   await expect(page).toHaveURL(/\/user-dashboard\/mycards\/[0-9a-f-]{36}$/);
-  return page.url().split('/').pop()!;
+  return { orderId, cardId: page.url().split('/').pop()! };
 }
 
 /** The card's code, revealed on its page as the holder does (Show code), with its QR. */

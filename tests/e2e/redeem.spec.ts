@@ -186,9 +186,9 @@ test.describe('spending a gift card', () => {
   }, testInfo) => {
     const business = await businessWithDesign(browser, { amount: 500_000, colour: '#b91c1c' });
     const holder = await signedInUser(browser);
-    const usedId = await buyThroughCheckout(holder.page, business.card.id);
+    const { cardId: usedId } = await buyThroughCheckout(holder.page, business.card.id);
     const code = await revealCodeOnPage(holder.page);
-    await buyThroughCheckout(holder.page, business.card.id);
+    const unused = await buyThroughCheckout(holder.page, business.card.id);
     const unusedLastFour = (await revealCodeOnPage(holder.page)).split('-')[3]!;
 
     // The public balance page: no login, one message for every failure.
@@ -274,6 +274,16 @@ test.describe('spending a gift card', () => {
     await refund.getByRole('button', { name: 'Refund the buyer' }).click();
     await expect(till.getByText('This card was refunded to the buyer.')).toBeVisible();
     await expect(till.getByTestId('card-balance')).toHaveText('₦0.00');
+
+    // The buyer's order and card say so.
+    await holder.page.goto(`/user-dashboard/orders/${unused.orderId}`);
+    await expect(holder.page.getByRole('heading', { name: 'Payment refunded' })).toBeVisible();
+    await holder.page.getByRole('link', { name: 'See the card’s history' }).click();
+    await expect(holder.page).toHaveURL(new RegExp(`/user-dashboard/mycards/${unused.cardId}$`));
+    await expect(holder.page.getByText('This card was refunded and can no longer be spent.')).toBeVisible();
+    await expect(
+      holder.page.getByRole('region', { name: 'History' }).getByText(`Refunded by ${business.input.name}`),
+    ).toBeVisible();
 
     await business.context.close();
     await holder.context.close();

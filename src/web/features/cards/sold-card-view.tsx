@@ -210,7 +210,8 @@ export function CardActions({ card }: { card: SoldCard }) {
   const canBlock = card.status === 'active' || card.status === 'frozen';
   const canUnblock = card.status === 'blocked';
   const refundable = card.refundableUntil !== null && card.status !== 'void';
-  if (!canBlock && !canUnblock && !refundable && !done) return null;
+  const anyAction = canBlock || canUnblock || refundable;
+  if (!anyAction && !done) return null;
 
   return (
     <section
@@ -220,11 +221,15 @@ export function CardActions({ card }: { card: SoldCard }) {
       <h2 id={`manage-${card.id}`} className="text-base font-semibold text-slate-900">
         Manage this card
       </h2>
-      <p className="mt-1 text-sm text-slate-600">
-        Block a card its holder reported lost or stolen; nobody can redeem it until you unblock it.
-        {refundable ? ` You can refund this unused card until ${formatDate(card.refundableUntil!)}.` : ''}
-      </p>
-      <div className="mt-4 flex flex-col gap-3 sm:flex-row sm:flex-wrap">
+      {anyAction ? (
+        <p className="mt-1 text-sm text-slate-600">
+          {canBlock || canUnblock
+            ? 'Block a card its holder reported lost or stolen; nobody can redeem it until you unblock it.'
+            : ''}
+          {refundable ? ` You can refund this unused card until ${formatDate(card.refundableUntil!)}.` : ''}
+        </p>
+      ) : null}
+      <div className={anyAction ? 'mt-4 flex flex-col gap-3 sm:flex-row sm:flex-wrap' : 'hidden'}>
         {canBlock ? (
           <Button variant="secondary" onClick={() => open('block')}>
             <Icon path={icons.lock} className="h-4 w-4" />

@@ -97,6 +97,13 @@ export default function OrderResultPage() {
       </Panel>
     );
   }
+  if (data?.status === 'refunded') {
+    return (
+      <Panel tone="refunded" title="Payment refunded">
+        <Refunded order={data} />
+      </Panel>
+    );
+  }
   if (data?.status === 'failed') {
     return (
       <Panel tone="failed" title="Payment failed">
@@ -180,6 +187,28 @@ function Paid({ order }: { order: Order }) {
   );
 }
 
+/** The business refunded the unused card: the money went back, the card is void. */
+function Refunded({ order }: { order: Order }) {
+  return (
+    <>
+      <p>
+        {order.businessName} refunded this gift card:{' '}
+        <strong className="font-semibold text-slate-900">{formatMoney(order.amount)}</strong> goes back to the
+        way you paid, and the card can no longer be spent.
+      </p>
+      <OrderFacts order={order} />
+      <div className="mt-6 flex flex-col justify-center gap-3 sm:flex-row">
+        {order.purchasedCardId ? (
+          <ButtonLink to={`/user-dashboard/mycards/${order.purchasedCardId}`} variant="secondary">
+            See the card’s history
+          </ButtonLink>
+        ) : null}
+        <ButtonLink to="/user-dashboard">All Gift Cards</ButtonLink>
+      </div>
+    </>
+  );
+}
+
 function Failed({ order }: { order: Order }) {
   return (
     <>
@@ -225,6 +254,7 @@ const tones = {
   pending: { ring: 'bg-brand-50 text-brand-600', icon: null },
   success: { ring: 'bg-emerald-100 text-emerald-700', icon: CHECK },
   failed: { ring: 'bg-red-100 text-red-700', icon: CROSS },
+  refunded: { ring: 'bg-slate-100 text-slate-700', icon: icons.arrowLeft },
 } as const;
 
 /** The result card: an icon, the page's one heading, and what happened (announced as it changes). */
