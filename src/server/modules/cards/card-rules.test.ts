@@ -149,6 +149,10 @@ describe('blocking a sold card (lost or stolen)', () => {
     const blockedFrozen = await block(seller, card.id, 'stolen');
     expect(blockedFrozen.statusCode, blockedFrozen.body).toBe(200);
     expect(blockedFrozen.json()).toMatchObject({ status: 'blocked' });
+    // Unblocking gives back the holder's own freeze: the card is frozen again, not spendable.
+    const unblocked = await seller.request({ method: 'POST', url: `/api/v1/sold-cards/${card.id}/unblock` });
+    expect(unblocked.json()).toMatchObject({ status: 'frozen' });
+    expect((await redeem(seller, { code: card.code, amount: 1 })).json().message).toMatch(/frozen/);
   });
 
   it('cannot block a card that is used up', async () => {

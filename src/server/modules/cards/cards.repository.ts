@@ -262,3 +262,19 @@ export async function hasBeenRedeemed(db: DbOrTx, purchasedCardId: string): Prom
     .limit(1);
   return Boolean(row);
 }
+
+/** The holder's last freeze or unfreeze of a card (undefined when they never froze it). */
+export async function lastFreezeKind(db: DbOrTx, purchasedCardId: string) {
+  const [row] = await db
+    .select({ kind: cardActivities.kind })
+    .from(cardActivities)
+    .where(
+      and(
+        eq(cardActivities.purchasedCardId, purchasedCardId),
+        inArray(cardActivities.kind, ['freeze', 'unfreeze']),
+      ),
+    )
+    .orderBy(desc(cardActivities.createdAt), desc(cardActivities.id))
+    .limit(1);
+  return row?.kind;
+}

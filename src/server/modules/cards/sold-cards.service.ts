@@ -9,6 +9,7 @@ import {
   findActivityByIdempotencyKey,
   hasBeenRedeemed,
   insertActivity,
+  lastFreezeKind,
   listSoldCards,
   lockCard,
   updateCard,
@@ -75,8 +76,10 @@ export async function setBlocked(
       actorId: businessId,
       reference: blocked ? reason || null : null,
     });
+    // Unblocking gives back what the holder had chosen: a card they froze before the block stays frozen.
+    const heldFrozen = !blocked && (await lastFreezeKind(tx, id)) === 'freeze';
     await updateCard(tx, id, {
-      status: blocked ? 'blocked' : card.balance === 0n ? 'redeemed' : 'active',
+      status: blocked ? 'blocked' : card.balance === 0n ? 'redeemed' : heldFrozen ? 'frozen' : 'active',
       blockedReason: blocked ? reason || null : null,
     });
     await notify(tx, [
