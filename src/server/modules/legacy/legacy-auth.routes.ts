@@ -7,7 +7,8 @@ import type { AccountRow } from '../accounts/accounts.service';
 import * as auth from '../accounts/accounts.service';
 import { listOwnCards } from '../catalogue/catalogue.service';
 import { LEGACY_LIST_LIMIT } from './legacy-cards.routes';
-import { envelope, legacyBusinessSchema, toLegacyBusiness } from './legacy-shapes';
+import { envelope, legacyBusinessSchema } from '../../../shared/legacy/schemas';
+import { toLegacyBusiness } from './legacy-shapes';
 
 /**
  * The old back end's paths (seed §7), kept so its client keeps working: same payloads, `{ message, data }`

@@ -14,9 +14,9 @@ import {
   legacyBusinessSchema,
   legacyCardSchema,
   legacyPublicBusinessSchema,
-  toLegacyBusiness,
   toLegacyCard,
-} from './legacy-shapes';
+} from '../../../shared/legacy/schemas';
+import { toLegacyBusiness } from './legacy-shapes';
 
 /** How many cards the old list endpoints return (they had no paging); /api/v1 pages through all of them. */
 export const LEGACY_LIST_LIMIT = 100;

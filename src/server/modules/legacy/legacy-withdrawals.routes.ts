@@ -5,7 +5,7 @@ import { apiErrorSchema } from '../../../shared/errors';
 import { withdrawalPinSchema, withdrawalSchema } from '../../../shared/wallet/schemas';
 import { requireBusinessSelf } from '../../plugins/auth';
 import * as withdrawals from '../wallet/withdrawals.service';
-import { envelope } from './legacy-shapes';
+import { envelope } from '../../../shared/legacy/schemas';
 
 const errors = {
   400: apiErrorSchema,
