@@ -5,7 +5,14 @@ import { moneySchema } from '../accounts/schemas';
  * active: can be spent; redeemed: used up (balance 0); expired: past its expiry; void: refunded, its code is
  * dead; frozen: its holder froze it (unfreeze to spend); blocked: the business blocked it (lost or stolen).
  */
-export const purchasedCardStatusSchema = z.enum(['active', 'redeemed', 'expired', 'void', 'frozen', 'blocked']);
+export const purchasedCardStatusSchema = z.enum([
+  'active',
+  'redeemed',
+  'expired',
+  'void',
+  'frozen',
+  'blocked',
+]);
 export type PurchasedCardStatus = z.infer<typeof purchasedCardStatusSchema>;
 
 export const purchasedCardSchema = z
@@ -101,7 +108,9 @@ export const cardCodeSchema = z
   .trim()
   .min(1, redeemMessages.codeRequired)
   .max(64, redeemMessages.notFound)
-  .describe('The redemption code as typed or scanned: XXXX-XXXX-XXXX-XXXX-C, any case, spaces and dashes allowed');
+  .describe(
+    'The redemption code as typed or scanned: XXXX-XXXX-XXXX-XXXX-C, any case, spaces and dashes allowed',
+  );
 
 export const cardLookupRequestSchema = z.object({ code: cardCodeSchema }).meta({ id: 'CardLookupRequest' });
 
@@ -112,7 +121,9 @@ export const soldCardSchema = purchasedCardSchema
     refundableUntil: z.iso
       .datetime()
       .nullable()
-      .describe('Until when the business may refund it (never redeemed, within 30 days of sale); null: not refundable'),
+      .describe(
+        'Until when the business may refund it (never redeemed, within 30 days of sale); null: not refundable',
+      ),
   })
   .meta({ id: 'SoldCard' });
 export type SoldCard = z.infer<typeof soldCardSchema>;

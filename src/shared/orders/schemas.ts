@@ -9,7 +9,9 @@ export const orderSchema = z
     reference: z.string(),
     giftCardId: z.uuid(),
     businessName: z.string(),
-    status: orderStatusSchema.describe('pending until the provider confirms; paid or failed after; refunded when the business refunded the unused card'),
+    status: orderStatusSchema.describe(
+      'pending until the provider confirms; paid or failed after; refunded when the business refunded the unused card',
+    ),
     amount: moneySchema,
     checkoutUrl: z.string().nullable().describe('Where the buyer pays (the provider’s hosted checkout)'),
     purchasedCardId: z.uuid().nullable().describe('The card issued once the order is paid'),
