@@ -17,6 +17,7 @@ import { getPurchasedCard, purchasedCardKeys, revealCode, setFrozen } from './ap
 import { ActivityRow } from './activity-row';
 import { formatDate, maskedCode } from './format';
 import { StatusBadge } from './status-badge';
+import { CardDetailSkeleton } from '../../components/ui/card-detail-skeleton';
 
 const COPIED_FOR_MS = 2000;
 const COPY_ICON =
@@ -47,14 +48,7 @@ export default function PurchasedCardPage() {
       <>
         <BackLink />
         <PageHeader title="Your gift card" />
-        <div role="status" aria-live="polite" className="flex flex-col gap-8 lg:flex-row">
-          <span className="sr-only">Loading your gift card…</span>
-          <div
-            aria-hidden="true"
-            className="h-[212px] w-[337px] animate-pulse rounded-3xl bg-slate-200 sm:h-[255px] sm:w-[405px]"
-          />
-          <div aria-hidden="true" className="h-64 flex-1 animate-pulse rounded-2xl bg-slate-200" />
-        </div>
+        <CardDetailSkeleton label="Loading your gift card…" />
       </>
     );
   }

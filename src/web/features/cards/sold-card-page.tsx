@@ -7,6 +7,7 @@ import { isNotFound, NotFoundPage } from '../../components/ui/not-found';
 import { PageHeader } from '../../components/ui/page-header';
 import { CardActions, RecentUses, SoldCardSummary } from './sold-card-view';
 import { getSoldCard, soldCardKeys } from './till-api';
+import { CardDetailSkeleton } from '../../components/ui/card-detail-skeleton';
 
 function BackLink() {
   return (
@@ -36,14 +37,7 @@ export default function SoldCardPage() {
       <>
         <BackLink />
         <PageHeader title="Sold card" />
-        <div role="status" aria-live="polite" className="flex flex-col gap-6 lg:flex-row">
-          <span className="sr-only">Loading the card…</span>
-          <div
-            aria-hidden="true"
-            className="h-[212px] w-[337px] animate-pulse rounded-3xl bg-slate-200 sm:h-[255px] sm:w-[405px]"
-          />
-          <div aria-hidden="true" className="h-64 flex-1 animate-pulse rounded-2xl bg-slate-200" />
-        </div>
+        <CardDetailSkeleton label="Loading the card…" />
       </>
     );
   }

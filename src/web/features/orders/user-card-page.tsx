@@ -12,6 +12,7 @@ import { cardKeys, getGiftCard } from '../catalogue/api';
 import { LargeTile } from '../catalogue/large-tile';
 import { validityLabel } from '../catalogue/validity';
 import { usePurchase } from './use-purchase';
+import { CardDetailSkeleton } from '../../components/ui/card-detail-skeleton';
 
 function BackLink() {
   return (
@@ -50,14 +51,7 @@ export default function UserCardPage() {
       <>
         <BackLink />
         <PageHeader title="Gift card" />
-        <div role="status" aria-live="polite" className="flex flex-col gap-8 lg:flex-row">
-          <span className="sr-only">Loading gift card…</span>
-          <div
-            aria-hidden="true"
-            className="h-[212px] w-[337px] animate-pulse rounded-3xl bg-slate-200 sm:h-[255px] sm:w-[405px]"
-          />
-          <div aria-hidden="true" className="h-64 flex-1 animate-pulse rounded-2xl bg-slate-200" />
-        </div>
+        <CardDetailSkeleton label="Loading gift card…" />
       </>
     );
   }
