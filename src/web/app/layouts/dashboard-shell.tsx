@@ -125,47 +125,53 @@ export function DashboardShell({ role, navLabel, items, account }: DashboardShel
       </a>
 
       {/* Sidebar: 60 px (icons) from 801 px, 250 px (icons and labels) from 1052 px; hidden below. */}
-      <aside className="sticky top-0 hidden h-dvh w-(--sidebar-narrow) shrink-0 flex-col border-r border-slate-200 bg-white md:flex xl:w-(--sidebar-wide)">
-        <div className="flex h-16 shrink-0 items-center justify-center border-b border-slate-100 xl:justify-start xl:px-6">
-          {/* At 60 px only the mark fits; the word stays in the accessibility tree. */}
-          <div className="w-8 overflow-hidden xl:w-auto xl:overflow-visible">
-            <Wordmark className="whitespace-nowrap" />
+      {/* The white column runs the page's full height; the sidebar inside it stays in view as the page scrolls. */}
+      <div className="hidden shrink-0 border-r border-slate-200 bg-white md:block">
+        <aside className="sticky top-0 flex h-dvh w-(--sidebar-narrow) flex-col xl:w-(--sidebar-wide)">
+          <div className="flex h-16 shrink-0 items-center justify-center border-b border-slate-100 xl:justify-start xl:px-6">
+            {/* At 60 px only the mark fits; the word stays in the accessibility tree. */}
+            <div className="w-8 overflow-hidden xl:w-auto xl:overflow-visible">
+              <Wordmark className="whitespace-nowrap" />
+            </div>
           </div>
-        </div>
-        <nav aria-label={navLabel} className="flex min-h-0 flex-1 flex-col overflow-y-auto px-2 py-4 xl:px-4">
-          <ul className="flex flex-col gap-1">
-            {items.map((item) => (
-              <li key={item.to}>
-                <NavLink
-                  to={item.to}
-                  end={item.end}
-                  aria-label={item.label}
-                  title={item.label}
-                  className={({ isActive }) =>
-                    `${navLinkClass({ isActive: isActive || isUnder(pathname, item.alsoActiveUnder) })} justify-center xl:justify-start`
-                  }
-                >
-                  <Icon path={item.icon} />
-                  <span className="hidden truncate xl:inline">{item.label}</span>
-                </NavLink>
-              </li>
-            ))}
-          </ul>
-          <div className="mt-auto border-t border-slate-100 pt-3">
-            <button
-              type="button"
-              onClick={signOut}
-              disabled={signingOut}
-              aria-label={LOG_OUT}
-              title={LOG_OUT}
-              className="flex min-h-11 w-full items-center justify-center gap-3 rounded-lg px-3 py-2.5 text-sm font-medium text-slate-700 transition hover:bg-red-50 hover:text-red-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600 disabled:cursor-wait disabled:opacity-70 xl:justify-start"
-            >
-              {logOutIcon}
-              <span className="hidden xl:inline">{signingOut ? 'Logging out…' : LOG_OUT}</span>
-            </button>
-          </div>
-        </nav>
-      </aside>
+          <nav
+            aria-label={navLabel}
+            className="flex min-h-0 flex-1 flex-col overflow-y-auto px-2 py-4 xl:px-4"
+          >
+            <ul className="flex flex-col gap-1">
+              {items.map((item) => (
+                <li key={item.to}>
+                  <NavLink
+                    to={item.to}
+                    end={item.end}
+                    aria-label={item.label}
+                    title={item.label}
+                    className={({ isActive }) =>
+                      `${navLinkClass({ isActive: isActive || isUnder(pathname, item.alsoActiveUnder) })} justify-center xl:justify-start`
+                    }
+                  >
+                    <Icon path={item.icon} />
+                    <span className="hidden truncate xl:inline">{item.label}</span>
+                  </NavLink>
+                </li>
+              ))}
+            </ul>
+            <div className="mt-auto border-t border-slate-100 pt-3">
+              <button
+                type="button"
+                onClick={signOut}
+                disabled={signingOut}
+                aria-label={LOG_OUT}
+                title={LOG_OUT}
+                className="flex min-h-11 w-full items-center justify-center gap-3 rounded-lg px-3 py-2.5 text-sm font-medium text-slate-700 transition hover:bg-red-50 hover:text-red-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600 disabled:cursor-wait disabled:opacity-70 xl:justify-start"
+              >
+                {logOutIcon}
+                <span className="hidden xl:inline">{signingOut ? 'Logging out…' : LOG_OUT}</span>
+              </button>
+            </div>
+          </nav>
+        </aside>
+      </div>
 
       <div className="flex min-w-0 flex-1 flex-col">
         <header className="sticky top-0 z-30 flex h-16 shrink-0 items-center gap-3 border-b border-slate-200 bg-white/95 px-4 backdrop-blur sm:px-6 md:px-8">
