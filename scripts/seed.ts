@@ -81,7 +81,7 @@ async function seed(): Promise<void> {
           const { code } = await revealCode(purchaseDeps, ada.id, paid.id);
           await redeem(
             purchaseDeps,
-            { businessId: business.id, ip: 'seed' },
+            { businessId: business.id, businessName: business.name, ip: 'seed' },
             { code, amount: 150_000, reference: 'Lunch, table 4' },
           );
         }

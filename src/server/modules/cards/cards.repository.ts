@@ -42,13 +42,14 @@ const cardSelection = {
 
 export type PurchasedCardRow = Awaited<ReturnType<typeof findPurchasedCard>> & object;
 
-export async function findPurchasedCard(db: DbOrTx, id: string) {
+/** One card with its design and business, by id or by its code's keyed hash. */
+export async function findPurchasedCard(db: DbOrTx, id: string, by: 'id' | 'codeHash' = 'id') {
   const [row] = await db
     .select(cardSelection)
     .from(purchasedCards)
     .innerJoin(giftCards, eq(giftCards.id, purchasedCards.giftCardId))
     .innerJoin(accounts, eq(accounts.id, purchasedCards.businessId))
-    .where(eq(purchasedCards.id, id));
+    .where(eq(by === 'id' ? purchasedCards.id : purchasedCards.codeHash, id));
   return row;
 }
 

@@ -41,7 +41,7 @@ export const redemptionRoutes: FastifyPluginAsyncZod<CardsDeps> = async (app, de
       reply.header('cache-control', 'no-store');
       return redemptions.lookUpCard(
         { ...deps, log: request.log },
-        { businessId: session.account.id, ip: request.ip },
+        { businessId: session.account.id, businessName: session.account.name, ip: request.ip },
         request.body.code,
       );
     },
@@ -64,7 +64,7 @@ export const redemptionRoutes: FastifyPluginAsyncZod<CardsDeps> = async (app, de
       const session = await requireSession(request, 'business');
       const { redemption, replayed } = await redemptions.redeem(
         { ...deps, log: request.log },
-        { businessId: session.account.id, ip: request.ip },
+        { businessId: session.account.id, businessName: session.account.name, ip: request.ip },
         request.body,
         request.headers['idempotency-key'],
       );
@@ -105,7 +105,7 @@ export const redemptionRoutes: FastifyPluginAsyncZod<CardsDeps> = async (app, de
       const session = await requireSession(request, 'business');
       const { redemption, replayed } = await redemptions.reverseRedemption(
         { ...deps, log: request.log },
-        session.account.id,
+        { businessId: session.account.id, businessName: session.account.name },
         request.params.id,
         request.headers['idempotency-key'],
       );

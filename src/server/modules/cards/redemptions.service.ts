@@ -17,7 +17,6 @@ import {
   findActivity,
   findActivityByIdempotencyKey,
   findActivityView,
-  findCardByCodeHash,
   findPurchasedCard,
   insertActivity,
   lockCard,
@@ -37,8 +36,10 @@ import {
 
 const HOUR_MS = 60 * 60 * 1000;
 
+/** The business at the till (its name goes into the holder's alert, so it is not read again). */
 export interface Caller {
   businessId: string;
+  businessName: string;
   ip: string;
 }
 
@@ -70,10 +71,9 @@ async function spendTryAndHash(deps: CardsDeps, caller: Caller, code: string): P
 /** The till's look-up: the card, its balance, status, expiry and last uses; only this business's cards. */
 export async function lookUpCard(deps: CardsDeps, caller: Caller, code: string): Promise<SoldCard> {
   const hash = await spendTryAndHash(deps, caller, code);
-  const card = await findCardByCodeHash(deps.db, hash);
-  if (!card || card.businessId !== caller.businessId || card.status === 'void') throw codeNotFound();
-  const row = await findPurchasedCard(deps.db, card.id);
-  return soldCardView(deps.db, row!);
+  const row = await findPurchasedCard(deps.db, hash, 'codeHash');
+  if (!row || row.card.businessId !== caller.businessId || row.card.status === 'void') throw codeNotFound();
+  return soldCardView(deps.db, row);
 }
 
 /** Thrown inside a transaction when the Idempotency-Key was already used for the same request. */
@@ -183,7 +183,7 @@ export async function redeem(
         balance: balanceAfter,
         status: balanceAfter === 0n ? 'redeemed' : 'active',
       });
-      await tellHolder(tx, card, 'used', amount, balanceAfter);
+      await tellHolder(tx, card, caller.businessName, 'used', amount, balanceAfter);
       return activity.id;
     });
   });
@@ -195,12 +195,11 @@ export async function redeem(
 async function tellHolder(
   tx: DbOrTx,
   card: CardRow,
+  place: string,
   what: 'used' | 'reversed',
   amount: bigint,
   balanceAfter: bigint,
 ): Promise<void> {
-  const row = await findPurchasedCard(tx, card.id);
-  const place = row?.businessName ?? 'the business';
   const amountText = formatMoney(money(amount, card.currency));
   const left = formatMoney(money(balanceAfter, card.currency));
   await notify(tx, [
@@ -255,10 +254,11 @@ export async function getRedemption(deps: CardsDeps, businessId: string, id: str
  */
 export async function reverseRedemption(
   deps: CardsDeps,
-  businessId: string,
+  caller: Pick<Caller, 'businessId' | 'businessName'>,
   redemptionId: string,
   idempotencyKey?: string,
 ): Promise<{ redemption: Redemption; replayed: boolean }> {
+  const { businessId } = caller;
   const hash = requestHash({ reverse: redemptionId });
   const result = await withIdempotency(deps, businessId, idempotencyKey, hash, async () => {
     try {
@@ -304,7 +304,7 @@ export async function reverseRedemption(
         if (card.status === 'redeemed')
           await updateCard(tx, card.id, { balance: balanceAfter, status: 'active' });
         else await updateCard(tx, card.id, { balance: balanceAfter });
-        await tellHolder(tx, card, 'reversed', amount, balanceAfter);
+        await tellHolder(tx, card, caller.businessName, 'reversed', amount, balanceAfter);
         return activity.id;
       });
     } catch (error) {
