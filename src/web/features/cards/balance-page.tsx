@@ -7,8 +7,8 @@ import { ApiError } from '../../lib/api';
 import { checkBalance } from './api';
 import { CodeField } from './code-field';
 import { codeProblem, isComplete } from './code-input';
-import { formatDate } from './format';
 import { StatusBadge } from './status-badge';
+import { ExpiryDate } from './expiry-date';
 
 const notes: Record<BalanceCheck['status'], string | null> = {
   active: null,
@@ -115,11 +115,7 @@ export default function BalancePage() {
               <div>
                 <dt className="text-sm font-medium text-slate-600">Expires</dt>
                 <dd className="mt-1 text-slate-900">
-                  {result.expiresAt ? (
-                    <time dateTime={result.expiresAt}>{formatDate(result.expiresAt)}</time>
-                  ) : (
-                    'Never'
-                  )}
+                  <ExpiryDate expiresAt={result.expiresAt} />
                 </dd>
               </div>
             </dl>

@@ -18,6 +18,7 @@ import { ActivityRow } from './activity-row';
 import { formatDate, maskedCode } from './format';
 import { StatusBadge } from './status-badge';
 import { CardDetailSkeleton } from '../../components/ui/card-detail-skeleton';
+import { ExpiryDate } from './expiry-date';
 
 const COPIED_FOR_MS = 2000;
 const COPY_ICON =
@@ -149,11 +150,7 @@ function CardView({ card }: { card: PurchasedCardDetail }) {
             <div>
               <dt className="text-sm font-medium text-slate-600">Expires</dt>
               <dd className="mt-1 text-slate-900">
-                {card.expiresAt ? (
-                  <time dateTime={card.expiresAt}>{formatDate(card.expiresAt)}</time>
-                ) : (
-                  'Never'
-                )}
+                <ExpiryDate expiresAt={card.expiresAt} />
               </dd>
             </div>
             <div className="min-w-0">

@@ -13,6 +13,7 @@ import { ActivityRow } from './activity-row';
 import { formatDate, shortMaskedCode } from './format';
 import { StatusBadge } from './status-badge';
 import { blockCard, refundCard, soldCardKeys, unblockCard } from './till-api';
+import { ExpiryDate } from './expiry-date';
 
 /** Why a card the business looks at cannot be redeemed now, in the cashier's words. */
 export function tillNote(card: SoldCard): string | null {
@@ -88,7 +89,7 @@ export function SoldCardSummary({ card }: { card: SoldCard }) {
           <div>
             <dt className="text-sm font-medium text-slate-600">Expires</dt>
             <dd className="mt-1 text-slate-900">
-              {card.expiresAt ? <time dateTime={card.expiresAt}>{formatDate(card.expiresAt)}</time> : 'Never'}
+              <ExpiryDate expiresAt={card.expiresAt} />
             </dd>
           </div>
           <div>
