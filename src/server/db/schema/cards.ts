@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import {
   type AnyPgColumn,
   bigint,
+  boolean,
   check,
   index,
   pgEnum,
@@ -22,6 +23,8 @@ export const purchasedCardStatus = pgEnum('purchased_card_status', [
   'void',
   'frozen',
   'blocked',
+  /** In a gift that is scheduled or waiting for the recipient: it cannot be spent, refunded or sent again. */
+  'gift_pending',
 ]);
 
 /**
@@ -88,6 +91,8 @@ export const cardActivityKind = pgEnum('card_activity_kind', [
   'unblock',
   'freeze',
   'unfreeze',
+  'gift_sent',
+  'gift_returned',
 ]);
 
 /**
@@ -128,5 +133,75 @@ export const cardActivities = pgTable(
       .where(sql`${t.idempotencyKey} IS NOT NULL`),
     // A business's redemptions, newest first.
     index('card_activities_actor_idx').on(t.actorId, t.createdAt.desc()),
+  ],
+);
+
+export const giftStatus = pgEnum('gift_status', [
+  'scheduled',
+  'pending',
+  'accepted',
+  'declined',
+  'cancelled',
+  'expired',
+]);
+
+/**
+ * A card on its way from its holder to someone else. It waits as pending (or scheduled, until deliverAt)
+ * until the recipient accepts; then the card changes owner with a new code. A recipient with an account is
+ * named by `recipientAccountId`; an e-mail address without one gets a single-use link whose token is kept
+ * only as a hash.
+ */
+export const gifts = pgTable(
+  'gifts',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    purchasedCardId: uuid('purchased_card_id')
+      .notNull()
+      .references(() => purchasedCards.id, { onDelete: 'restrict' }),
+    senderId: uuid('sender_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'restrict' }),
+    recipientAccountId: uuid('recipient_account_id').references(() => accounts.id, { onDelete: 'restrict' }),
+    /** Lower-cased e-mail address of the recipient (theirs, when named by username). */
+    recipientEmail: text('recipient_email').notNull(),
+    /** What the sender typed (an e-mail address or a username), shown back to the sender. */
+    recipientLabel: text('recipient_label').notNull(),
+    recipientName: text('recipient_name'),
+    message: text('message'),
+    deliverAt: timestamp('deliver_at', { withTimezone: true }),
+    status: giftStatus('status').notNull(),
+    /** SHA-256 of the link's 256-bit token; replaced when the sender corrects the address. */
+    tokenHash: text('token_hash'),
+    /** Set when it is sent: a pending gift nobody accepts by then returns to the sender. */
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+    /** The order when the card was bought as a gift. */
+    orderId: uuid('order_id').references(() => orders.id, { onDelete: 'restrict' }),
+    /** Whether the link was used up (accepted or declined through it). */
+    tokenUsed: boolean('token_used').notNull().default(false),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+    endedAt: timestamp('ended_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    // One open gift per card: a card in a gift cannot be sent again until it ends.
+    uniqueIndex('gifts_open_card_unique')
+      .on(t.purchasedCardId)
+      .where(sql`${t.status} IN ('scheduled', 'pending')`),
+    uniqueIndex('gifts_token_hash_unique').on(t.tokenHash),
+    uniqueIndex('gifts_order_unique').on(t.orderId),
+    index('gifts_sender_idx').on(t.senderId, t.createdAt.desc(), t.id.desc()),
+    index('gifts_recipient_idx').on(t.recipientAccountId, t.createdAt.desc()),
+    index('gifts_recipient_email_idx').on(t.recipientEmail, t.createdAt.desc()),
+    index('gifts_due_idx')
+      .on(t.deliverAt)
+      .where(sql`${t.status} = 'scheduled'`),
+    index('gifts_expiry_idx')
+      .on(t.expiresAt)
+      .where(sql`${t.status} = 'pending'`),
+    check(
+      'gifts_message_length',
+      sql`${t.message} IS NULL OR char_length(${t.message}) <= 500`,
+    ),
   ],
 );

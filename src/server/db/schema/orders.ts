@@ -4,6 +4,7 @@ import {
   check,
   index,
   integer,
+  jsonb,
   pgEnum,
   pgTable,
   text,
@@ -13,6 +14,14 @@ import {
 } from 'drizzle-orm/pg-core';
 import { accounts } from './accounts';
 import { giftCards } from './catalogue';
+
+/** The gift request kept with an order bought as a gift (the same fields as sending a held card). */
+export interface OrderGiftColumn {
+  recipient: string;
+  recipientName?: string;
+  message?: string;
+  deliverAt?: string;
+}
 
 export const orderStatus = pgEnum('order_status', ['pending', 'paid', 'failed', 'refunded']);
 
@@ -46,6 +55,8 @@ export const orders = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     paidAt: timestamp('paid_at', { withTimezone: true }),
     refundedAt: timestamp('refunded_at', { withTimezone: true }),
+    /** Bought as a gift: who it goes to, sent when the payment is confirmed. */
+    gift: jsonb('gift').$type<OrderGiftColumn>(),
   },
   (t) => [
     uniqueIndex('orders_reference_unique').on(t.reference),
