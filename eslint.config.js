@@ -14,7 +14,7 @@ const serverRooms = {
   wallet: ['notifications'],
   accounts: ['wallet', 'notifications'],
   catalogue: ['accounts'],
-  cards: ['catalogue', 'notifications'],
+  cards: ['accounts', 'catalogue', 'notifications'],
   orders: ['accounts', 'catalogue', 'cards', 'wallet', 'notifications'],
   legacy: ['accounts', 'catalogue', 'cards', 'orders', 'wallet', 'notifications'],
 };
@@ -24,7 +24,7 @@ const webFeatures = {
   accounts: ['catalogue', 'wallet'],
   catalogue: [],
   orders: ['catalogue', 'cards'],
-  cards: ['catalogue'],
+  cards: ['accounts', 'catalogue'],
   wallet: ['catalogue'],
   notifications: [],
   site: [],

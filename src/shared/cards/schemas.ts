@@ -3,7 +3,8 @@ import { moneySchema } from '../accounts/schemas';
 
 /**
  * active: can be spent; redeemed: used up (balance 0); expired: past its expiry; void: refunded, its code is
- * dead; frozen: its holder froze it (unfreeze to spend); blocked: the business blocked it (lost or stolen).
+ * dead; frozen: its holder froze it (unfreeze to spend); blocked: the business blocked it (lost or stolen);
+ * gift_pending: it is in a gift waiting for its recipient (it cannot be spent, refunded or sent again).
  */
 export const purchasedCardStatusSchema = z.enum([
   'active',
@@ -12,6 +13,7 @@ export const purchasedCardStatusSchema = z.enum([
   'void',
   'frozen',
   'blocked',
+  'gift_pending',
 ]);
 export type PurchasedCardStatus = z.infer<typeof purchasedCardStatusSchema>;
 
@@ -47,6 +49,8 @@ export const cardActivityKindSchema = z.enum([
   'adjust',
   'void',
   'transfer',
+  'gift_sent',
+  'gift_returned',
 ]);
 export type CardActivityKind = z.infer<typeof cardActivityKindSchema>;
 

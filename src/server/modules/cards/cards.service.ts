@@ -53,7 +53,11 @@ export function effectiveStatus(
   card: Pick<CardRow, 'status' | 'expiresAt'>,
   now = new Date(),
 ): PurchasedCardStatus {
-  const live = card.status === 'active' || card.status === 'frozen' || card.status === 'blocked';
+  const live =
+    card.status === 'active' ||
+    card.status === 'frozen' ||
+    card.status === 'blocked' ||
+    card.status === 'gift_pending';
   return live && card.expiresAt && card.expiresAt <= now ? 'expired' : card.status;
 }
 
@@ -223,6 +227,8 @@ export function stateWords(status: PurchasedCardStatus, otherwise: string): stri
       return 'This card is used up: it has no balance left.';
     case 'void':
       return 'This card was refunded and can no longer be used.';
+    case 'gift_pending':
+      return 'This card is being sent as a gift: it cannot be used until the gift is accepted or returned.';
     default:
       return otherwise;
   }

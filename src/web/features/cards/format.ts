@@ -32,6 +32,7 @@ export const statusLabels: Record<Status, string> = {
   void: 'Void',
   frozen: 'Frozen',
   blocked: 'Blocked',
+  gift_pending: 'Gift pending',
 };
 
 /** The short name of each kind of activity (screen readers and compact lists). */
@@ -47,7 +48,9 @@ export const activityLabels: Record<ActivityKind, string> = {
   unfreeze: 'Unfrozen',
   adjust: 'Adjusted',
   void: 'Voided',
-  transfer: 'Transferred',
+  transfer: 'Received as a gift',
+  gift_sent: 'Sent as a gift',
+  gift_returned: 'Gift returned',
 };
 
 /**

@@ -95,6 +95,7 @@ function CardView({ card }: { card: PurchasedCardDetail }) {
     void: 'This card was refunded and can no longer be spent.',
     frozen: 'You froze this card: nobody can spend it until you unfreeze it.',
     blocked: `${card.businessName} blocked this card (for example, reported lost). Contact them to unblock it.`,
+    gift_pending: 'You sent this card as a gift. It cannot be spent until the recipient accepts it or it comes back to you.',
   };
   const note = notes[card.status];
   return (

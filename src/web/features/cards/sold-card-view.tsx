@@ -32,6 +32,8 @@ export function tillNote(card: SoldCard): string | null {
       return 'This card has been used up: nothing is left on it.';
     case 'void':
       return 'This card was refunded to the buyer. Its code no longer works.';
+    case 'gift_pending':
+      return 'This card is being sent as a gift. It cannot be redeemed until the recipient accepts it (with a new code) or it returns to the sender.';
   }
 }
 

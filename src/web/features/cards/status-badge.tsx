@@ -8,6 +8,7 @@ const styles: Record<PurchasedCard['status'], string> = {
   void: 'bg-red-100 text-red-800 ring-red-600/20',
   frozen: 'bg-sky-100 text-sky-900 ring-sky-600/20',
   blocked: 'bg-red-100 text-red-800 ring-red-600/20',
+  gift_pending: 'bg-violet-100 text-violet-900 ring-violet-600/20',
 };
 
 /** A purchased card's status as a small pill (dark text on a light fill, readable anywhere). */
