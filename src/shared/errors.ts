@@ -72,6 +72,13 @@ export const errorCodes = {
   REFUND_NOT_ALLOWED: 409,
   /** The card is not in a state for that (e.g. unfreeze a card that is not frozen). */
   CARD_STATE_CONFLICT: 409,
+  /**
+   * A gift cannot go to that recipient: no user has that username, the address is a business's, or it is
+   * the sender's own account. The message says which.
+   */
+  GIFT_RECIPIENT_INVALID: 422,
+  /** The gift is no longer waiting (already accepted, declined, cancelled or returned); `details.status`. */
+  GIFT_STATE_CONFLICT: 409,
   /** Too many attempts; `details.retryAfterSeconds` says when to try again. */
   RATE_LIMITED: 429,
   /** Something failed on our side; details are logged, never returned. */
