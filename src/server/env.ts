@@ -79,6 +79,16 @@ const envSchema = z.object({
   CODE_LOOKUPS_PER_MINUTE_PER_IP: z.coerce.number().int().min(1).default(100),
   /** Public balance checks per minute per IP address. */
   BALANCE_CHECKS_PER_MINUTE_PER_IP: z.coerce.number().int().min(1).default(20),
+  /** Where mail goes out (smtp:// or smtps://, user and password in the URL); unset keeps mail in /dev/mailbox. */
+  SMTP_URL: z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional(),
+  MAIL_FROM: z
+    .string()
+    .regex(/^([^<>\r\n]*<[^<>\s@]+@[^<>\s@]+>|[^<>\s@]+@[^<>\s@]+)$/, {
+      error: 'must be an address such as Giftmart <no-reply@giftmart.ng>',
+    })
+    .default('Giftmart <no-reply@giftmart.ng>'),
+  /** How often the mail worker looks for due mail in the outbox. */
+  MAIL_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
 });
 
 export type RawEnv = z.infer<typeof envSchema>;

@@ -6,6 +6,7 @@ import type { Order } from '../../../shared/orders/schemas';
 import type { Db } from '../../db/client';
 import type { Config } from '../../env';
 import { AppError, notFound } from '../../lib/app-error';
+import { publicUrl } from '../../lib/public-url';
 import { findAccount } from '../accounts/accounts.service';
 import { getSoldCard, issueCard, type CodeVault } from '../cards/cards.service';
 import { idempotencyConflict, isIdempotencyKeyTaken, voidCardForRefund } from '../cards/sold-cards.service';
@@ -32,10 +33,6 @@ export interface PurchaseDeps {
   payments: PaymentProvider;
   codes: CodeVault;
   log?: FastifyBaseLogger;
-}
-
-function publicUrl(config: Config): string {
-  return (config.PUBLIC_URL ?? `http://127.0.0.1:${config.PORT}`).replace(/\/$/, '');
 }
 
 function toOrder(row: OrderRow, businessName: string, purchasedCardId: string | null): Order {
