@@ -19,6 +19,7 @@ import { uploadsRoutes } from './modules/catalogue/uploads.routes';
 import { legacyAuthRoutes } from './modules/legacy/legacy-auth.routes';
 import { legacyCardRoutes } from './modules/legacy/legacy-cards.routes';
 import { legacyWithdrawalRoutes } from './modules/legacy/legacy-withdrawals.routes';
+import { devMailboxRoutes, notificationRoutes } from './modules/notifications/notifications.routes';
 import { checkoutRoutes } from './modules/orders/checkout.routes';
 import { purchaseRoutes } from './modules/orders/orders.routes';
 import { paymentWebhookHandler } from './modules/orders/orders.service';
@@ -128,9 +129,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await v1.register(soldCardRoutes, deps);
       await v1.register(webhookRoutes, { provider: deps.payments.name, handlers: webhookHandlers });
       await v1.register(withdrawalRoutes, deps);
+      await v1.register(notificationRoutes, deps);
     },
     { prefix: '/api/v1' },
   );
+  await app.register(devMailboxRoutes, { prefix: '/api/dev', ...deps });
   await app.register(legacyAuthRoutes, { prefix: '/api', ...deps });
   await app.register(legacyCardRoutes, { prefix: '/api', ...deps });
   await app.register(legacyWithdrawalRoutes, { prefix: '/api', ...deps });

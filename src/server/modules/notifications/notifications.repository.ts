@@ -1,9 +1,12 @@
-import { eq, inArray } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/client';
+import { and, count, desc, eq, inArray, isNull, lte, sql } from 'drizzle-orm';
+import type pg from 'pg';
+import type { Db, DbOrTx } from '../../db/client';
 import { accounts } from '../../db/schema/accounts';
 import { mailOutbox, notifications } from '../../db/schema/notifications';
 
+export type { MailContentColumn } from '../../db/schema/notifications';
 export type NewNotificationRow = typeof notifications.$inferInsert;
+export type NotificationRow = typeof notifications.$inferSelect;
 export type NewMailRow = typeof mailOutbox.$inferInsert;
 export type MailRow = typeof mailOutbox.$inferSelect;
 
@@ -23,4 +26,184 @@ export async function emailAddresses(db: DbOrTx, accountIds: string[]): Promise<
     .from(accounts)
     .where(accountIds.length === 1 ? eq(accounts.id, accountIds[0]!) : inArray(accounts.id, accountIds));
   return new Map(rows.map((r) => [r.id, r.email]));
+}
+
+// ── The account's list ──────────────────────────────────────────────────────────────────────────────────
+
+/** A page of an account's notifications, newest first, after a keyset position (notifications_account_idx). */
+export async function listNotifications(
+  db: DbOrTx,
+  accountId: string,
+  limit: number,
+  after?: { time: string; id: string },
+) {
+  return db
+    .select({
+      notification: notifications,
+      cursorTime: sql<string>`to_char(${notifications.createdAt} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`,
+    })
+    .from(notifications)
+    .where(
+      and(
+        eq(notifications.accountId, accountId),
+        after
+          ? sql`(${notifications.createdAt}, ${notifications.id}) < (${after.time}::timestamptz, ${after.id}::uuid)`
+          : undefined,
+      ),
+    )
+    .orderBy(sql`${notifications.createdAt} DESC NULLS LAST`, sql`${notifications.id} DESC NULLS LAST`)
+    .limit(limit);
+}
+
+/** How many of the account's notifications are unread (the partial index notifications_unread_idx). */
+export async function countUnread(db: DbOrTx, accountId: string): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(notifications)
+    .where(and(eq(notifications.accountId, accountId), isNull(notifications.readAt)));
+  return row?.n ?? 0;
+}
+
+/**
+ * Marks the account's unread notifications read: those of `ids` (others' ids match nothing), or all.
+ * Read ones keep their first read_at. The rows are locked in id order first, so concurrent mark-reads of
+ * one account wait for each other instead of deadlocking, and each sees the other's rows as read.
+ */
+export async function markNotificationsRead(
+  db: DbOrTx,
+  accountId: string,
+  ids: string[] | 'all',
+): Promise<number> {
+  const unread = db
+    .select({ id: notifications.id })
+    .from(notifications)
+    .where(
+      and(
+        eq(notifications.accountId, accountId),
+        isNull(notifications.readAt),
+        ids === 'all' ? undefined : inArray(notifications.id, ids),
+      ),
+    )
+    .orderBy(notifications.id)
+    .for('update');
+  const marked = await db
+    .update(notifications)
+    .set({ readAt: sql`now()` })
+    .where(and(inArray(notifications.id, unread), isNull(notifications.readAt)))
+    .returning({ id: notifications.id });
+  return marked.length;
+}
+
+// ── Live changes ────────────────────────────────────────────────────────────────────────────────────────
+
+/** The channel the notifications trigger (migration 0008) announces an account's id on. */
+export const NOTIFICATIONS_CHANNEL = 'giftmart_notifications';
+
+/**
+ * Takes one connection out of the database's pool for good and LISTENs on it: `onAccount` gets the
+ * account id of every committed change to notifications; `onLost` is called once if the connection
+ * breaks. `close()` destroys the connection (it is never handed back to the pool still listening).
+ */
+export async function listenForNotificationChanges(
+  db: Db,
+  onAccount: (accountId: string) => void,
+  onLost: (error: Error) => void,
+): Promise<{ close(): void }> {
+  // drizzle(pool) keeps its pool as $client (the Db type leaves it out: no other code needs it).
+  const pool = (db as Db & { $client?: pg.Pool }).$client;
+  if (!pool || typeof pool.connect !== 'function') throw new Error('the database has no pg pool');
+  const client = await pool.connect();
+  let done = false;
+  const release = (error?: Error) => {
+    if (done) return;
+    done = true;
+    client.removeAllListeners('notification');
+    client.release(error ?? true);
+  };
+  client.on('notification', (message) => {
+    if (message.channel === NOTIFICATIONS_CHANNEL && message.payload) onAccount(message.payload);
+  });
+  const lost = (error?: Error) => {
+    if (done) return;
+    const reason = error ?? new Error('the LISTEN connection ended');
+    release(reason);
+    onLost(reason);
+  };
+  client.on('error', lost);
+  client.on('end', () => lost());
+  try {
+    await client.query(`LISTEN ${NOTIFICATIONS_CHANNEL}`);
+  } catch (error) {
+    release(error as Error);
+    throw error;
+  }
+  return { close: () => release() };
+}
+
+// ── The mail outbox ─────────────────────────────────────────────────────────────────────────────────────
+
+/**
+ * Claims up to `limit` due queued mails in one short statement: rows another worker holds are skipped
+ * (SKIP LOCKED), and each claimed row's next_attempt_at moves `leaseMs` ahead (its lease: no other worker
+ * takes it meanwhile; if this one dies, the row is due again when the lease ends) and its attempts go up.
+ */
+export async function claimDueMails(
+  db: Db,
+  options: { limit: number; leaseMs: number; onlyTo?: string[] },
+): Promise<MailRow[]> {
+  const due = db
+    .select({ id: mailOutbox.id })
+    .from(mailOutbox)
+    .where(
+      and(
+        eq(mailOutbox.status, 'queued'),
+        lte(mailOutbox.nextAttemptAt, sql`now()`),
+        options.onlyTo ? inArray(mailOutbox.toAddress, options.onlyTo) : undefined,
+      ),
+    )
+    .orderBy(mailOutbox.nextAttemptAt)
+    .limit(options.limit)
+    .for('update', { skipLocked: true });
+  return db
+    .update(mailOutbox)
+    .set({
+      nextAttemptAt: sql`now() + make_interval(secs => ${options.leaseMs / 1000})`,
+      attempts: sql`${mailOutbox.attempts} + 1`,
+    })
+    .where(inArray(mailOutbox.id, due))
+    .returning();
+}
+
+export async function markMailSent(db: Db, id: string): Promise<void> {
+  await db
+    .update(mailOutbox)
+    .set({ status: 'sent', sentAt: sql`now()`, lastError: null })
+    .where(and(eq(mailOutbox.id, id), eq(mailOutbox.status, 'queued')));
+}
+
+/** A failed try: due again after `retryInMs`, or given up (failed) when `retryInMs` is null. */
+export async function markMailFailedAttempt(
+  db: Db,
+  id: string,
+  error: string,
+  retryInMs: number | null,
+): Promise<void> {
+  await db
+    .update(mailOutbox)
+    .set(
+      retryInMs === null
+        ? { status: 'failed', lastError: error }
+        : { lastError: error, nextAttemptAt: sql`now() + make_interval(secs => ${retryInMs / 1000})` },
+    )
+    .where(and(eq(mailOutbox.id, id), eq(mailOutbox.status, 'queued')));
+}
+
+/** The newest mails (the local mailbox), optionally to one address. */
+export async function listRecentMails(db: DbOrTx, limit: number, to?: string): Promise<MailRow[]> {
+  return db
+    .select()
+    .from(mailOutbox)
+    .where(to ? eq(mailOutbox.toAddress, to) : undefined)
+    .orderBy(desc(mailOutbox.createdAt), desc(mailOutbox.id))
+    .limit(limit);
 }

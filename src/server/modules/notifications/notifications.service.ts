@@ -1,7 +1,28 @@
-import type { NotificationKind } from '../../../shared/notifications/schemas';
+import type {
+  Mail,
+  MarkRead,
+  Notification,
+  NotificationKind,
+  NotificationPage,
+} from '../../../shared/notifications/schemas';
 import type { DbOrTx } from '../../db/client';
-import type { MailContentColumn } from '../../db/schema/notifications';
-import { emailAddresses, insertMails, insertNotifications } from './notifications.repository';
+import type { Config } from '../../env';
+import { notFound } from '../../lib/app-error';
+import { decodeCursor, encodeCursor } from '../../lib/cursor';
+import type { CoreDeps } from '../../lib/deps';
+import { publicUrl } from '../../lib/public-url';
+import { renderMail } from './mail-render';
+import {
+  countUnread,
+  emailAddresses,
+  insertMails,
+  insertNotifications,
+  listNotifications,
+  listRecentMails,
+  markNotificationsRead,
+  type MailContentColumn,
+  type NotificationRow,
+} from './notifications.repository';
 
 /** A mail's words: drawn as plain text and simple HTML when it is sent, its action's path made absolute. */
 export interface MailContent extends MailContentColumn {
@@ -56,4 +77,88 @@ export async function queueMail(
       content: { heading, paragraphs, ...(action ? { action } : {}) },
     })),
   );
+}
+
+function toNotification(row: NotificationRow): Notification {
+  return {
+    id: row.id,
+    kind: row.kind as NotificationKind,
+    title: row.title,
+    body: row.body,
+    link: row.link,
+    read: row.readAt !== null,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+/** The account's notifications, newest first, a page at a time, with how many of all of them are unread. */
+export async function listMyNotifications(
+  deps: CoreDeps,
+  accountId: string,
+  query: { limit: number; cursor?: string },
+): Promise<NotificationPage> {
+  const after = query.cursor ? decodeCursor(query.cursor) : undefined;
+  const [rows, unread] = await Promise.all([
+    listNotifications(deps.db, accountId, query.limit + 1, after),
+    countUnread(deps.db, accountId),
+  ]);
+  const page = rows.slice(0, query.limit);
+  return {
+    items: page.map((r) => toNotification(r.notification)),
+    nextCursor:
+      rows.length > query.limit
+        ? encodeCursor({ cursorTime: page.at(-1)!.cursorTime, id: page.at(-1)!.notification.id })
+        : null,
+    unread,
+  };
+}
+
+export async function countMyUnread(deps: Pick<CoreDeps, 'db'>, accountId: string): Promise<number> {
+  return countUnread(deps.db, accountId);
+}
+
+/**
+ * Marks the account's own notifications read (`ids`: those of them; `all`: every one) and answers what is
+ * still unread. Ids that are not the account's (or not anyone's) are passed over, never reported: the
+ * answer must not tell which ids exist.
+ */
+export async function markMyNotificationsRead(
+  deps: CoreDeps,
+  accountId: string,
+  request: MarkRead,
+): Promise<{ unread: number }> {
+  await markNotificationsRead(deps.db, accountId, 'all' in request ? 'all' : [...new Set(request.ids)]);
+  return { unread: await countUnread(deps.db, accountId) };
+}
+
+/** The local mailbox is a developer's tool: only when mail is kept (no SMTP_URL), and never in production. */
+export function mailboxEnabled(config: Pick<Config, 'SMTP_URL' | 'NODE_ENV'>): boolean {
+  return !config.SMTP_URL && config.NODE_ENV !== 'production';
+}
+
+export const MAILBOX_SIZE = 100;
+
+/** The newest mail as it is (or would be) sent: text and HTML drawn as the worker draws them. */
+export async function listMailbox(deps: CoreDeps, to?: string): Promise<{ items: Mail[] }> {
+  if (!mailboxEnabled(deps.config)) {
+    throw notFound('The mailbox (it exists only without SMTP_URL, outside production)');
+  }
+  const siteUrl = publicUrl(deps.config);
+  const rows = await listRecentMails(deps.db, MAILBOX_SIZE, to);
+  return {
+    items: rows.map((row) => {
+      const { subject, text, html } = renderMail(row, siteUrl);
+      return {
+        id: row.id,
+        kind: row.kind,
+        to: row.toAddress,
+        subject,
+        text,
+        html,
+        status: row.status,
+        createdAt: row.createdAt.toISOString(),
+        sentAt: row.sentAt?.toISOString() ?? null,
+      };
+    }),
+  };
 }
