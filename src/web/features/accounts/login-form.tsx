@@ -1,12 +1,13 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { z } from 'zod';
 import { loginSchema, messages, type Role } from '../../../shared/accounts/schemas';
 import { Button } from '../../components/ui/button';
 import { flashSuccess, showError } from '../../components/ui/dialogs';
 import { Checkbox, TextField } from '../../components/ui/form-field';
 import { ApiError } from '../../lib/api';
+import { nextQuery, safeNextPath } from '../../lib/next-path';
 import { setSignedIn } from '../../lib/store';
 import { logIn } from './api';
 
@@ -15,8 +16,11 @@ const REMEMBER_REQUIRED = 'please tick Remember me to continue';
 /**
  * Seed §2 and §4: email (a user may type a username) and password, remember me (required for a business),
  * then the 1-second "Login successful" dialog and the dashboard. A failure opens the "Login failed" dialog.
+ * Opened with a safe `?next=` (a gift's link), it goes back there instead, and so does its Sign up link.
  */
 export function LoginForm({ role }: { role: Role }) {
+  const [params] = useSearchParams();
+  const next = safeNextPath(params.get('next'));
   const schema =
     role === 'business'
       ? loginSchema.and(z.object({ remember: z.literal(true, REMEMBER_REQUIRED) }))
@@ -30,8 +34,14 @@ export function LoginForm({ role }: { role: Role }) {
   const onSubmit = form.handleSubmit(async (values) => {
     try {
       const session = await logIn({ ...values, role });
-      await flashSuccess('Login successful, Taking you to your dashboard');
-      // Storing the profile makes the public-area guard send the person to their dashboard (replace).
+      // The seed's words; a gift's link takes the person back to the gift instead.
+      await flashSuccess(
+        next
+          ? 'Login successful, Taking you back to where you were'
+          : 'Login successful, Taking you to your dashboard',
+      );
+      // Storing the profile makes the public-area guard send the person on (replace): to `next` when
+      // there is one, else to their dashboard.
       setSignedIn(session.account);
     } catch (error) {
       const text =
@@ -72,7 +82,7 @@ export function LoginForm({ role }: { role: Role }) {
       <p className="text-center text-sm text-slate-600">
         Don&apos;t have an account?{' '}
         <Link
-          to={role === 'business' ? '/business/register' : '/register'}
+          to={`${role === 'business' ? '/business/register' : '/register'}${nextQuery(next)}`}
           className="font-semibold text-brand-700 underline-offset-2 hover:underline"
         >
           {role === 'business' ? 'Create one' : 'Sign up'}

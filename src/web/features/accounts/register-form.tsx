@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm, type Path } from 'react-hook-form';
-import { Link, useNavigate } from 'react-router';
+import { Link, useNavigate, useSearchParams } from 'react-router';
 import { z } from 'zod';
 import {
   messages,
@@ -12,6 +12,7 @@ import { Button } from '../../components/ui/button';
 import { flashSuccess, showError } from '../../components/ui/dialogs';
 import { Checkbox, TextField } from '../../components/ui/form-field';
 import { ApiError } from '../../lib/api';
+import { nextQuery, safeNextPath } from '../../lib/next-path';
 import { registerBusiness, registerUser } from './api';
 
 const TERMS_REQUIRED = 'please accept the terms to continue';
@@ -25,10 +26,13 @@ type Values = BusinessValues & Partial<UserValues>;
 
 /**
  * Seed §2 and §5: the same zod schema (and messages) as the server; a 1-second success message, then the
- * login page; a failure shows the server's message and marks the fields it names.
+ * login page; a failure shows the server's message and marks the fields it names. A safe `?next=` (a gift's
+ * link) travels on to the login page, which goes back there once signed in.
  */
 export function RegisterForm({ role }: { role: 'business' | 'user' }) {
   const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const next = safeNextPath(params.get('next'));
   const schema = role === 'business' ? businessForm : userForm;
   const zod = zodResolver(schema as unknown as typeof businessForm);
   const form = useForm<Values>({
@@ -65,7 +69,7 @@ export function RegisterForm({ role }: { role: 'business' | 'user' }) {
       if (role === 'business') await registerBusiness(values as z.output<typeof businessForm>);
       else await registerUser(values as z.output<typeof userForm>);
       await flashSuccess('Registration successful', 'Taking you to the login page');
-      navigate(role === 'business' ? '/business/login' : '/login');
+      navigate(`${role === 'business' ? '/business/login' : '/login'}${nextQuery(next)}`);
     } catch (error) {
       if (error instanceof ApiError) {
         for (const [field, fieldMessages] of Object.entries(error.fieldErrors)) {
@@ -149,7 +153,7 @@ export function RegisterForm({ role }: { role: 'business' | 'user' }) {
       <p className="text-center text-sm text-slate-600">
         Already have an account?{' '}
         <Link
-          to={role === 'business' ? '/business/login' : '/login'}
+          to={`${role === 'business' ? '/business/login' : '/login'}${nextQuery(next)}`}
           className="font-semibold text-brand-700 hover:underline"
         >
           Log in
