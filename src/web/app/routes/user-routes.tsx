@@ -14,6 +14,7 @@ const LegacyCardLinkPage = lazyPage(() => import('../../features/legacy/legacy-c
 const UserCardPage = lazyPage(() => import('../../features/orders/user-card-page'));
 const OrderResultPage = lazyPage(() => import('../../features/orders/order-result-page'));
 const PurchasedCardPage = lazyPage(() => import('../../features/cards/purchased-card-page'));
+const GiftsPage = lazyPage(() => import('../../features/cards/gifts-page'));
 
 /** Seed §2 "User dashboard": /user-dashboard and its screens, for a signed-in user only. */
 export const userRoutes: RouteObject = {
@@ -35,5 +36,6 @@ export const userRoutes: RouteObject = {
     { path: 'card/:id', element: page(<UserCardPage />) },
     { path: 'orders/:orderId', element: page(<OrderResultPage />) },
     { path: 'mycards/:cardId', element: page(<PurchasedCardPage />) },
+    { path: 'gifts', element: page(<GiftsPage />) },
   ],
 };

@@ -12,6 +12,7 @@ export function ConfirmDialog({
   title,
   description,
   confirmLabel,
+  cancelLabel = 'Cancel',
   pendingLabel,
   variant = 'primary',
   pending = false,
@@ -24,6 +25,8 @@ export function ConfirmDialog({
   title: string;
   description?: ReactNode;
   confirmLabel: string;
+  /** The button that leaves things as they are ("Cancel"; say "Keep the gift" when the action is a cancel). */
+  cancelLabel?: string;
   pendingLabel?: string;
   variant?: 'primary' | 'danger';
   pending?: boolean;
@@ -52,7 +55,7 @@ export function ConfirmDialog({
           onClick={onClose}
           data-autofocus={variant === 'danger' ? true : undefined}
         >
-          Cancel
+          {cancelLabel}
         </Button>
         <Button
           variant={variant}

@@ -19,6 +19,8 @@ import { formatDate, maskedCode } from './format';
 import { StatusBadge } from './status-badge';
 import { CardDetailSkeleton } from '../../components/ui/card-detail-skeleton';
 import { ExpiryDate } from './expiry-date';
+import { PendingGift } from './pending-gift';
+import { SendGiftControl } from './send-gift-dialog';
 
 const COPIED_FOR_MS = 2000;
 const COPY_ICON =
@@ -95,7 +97,8 @@ function CardView({ card }: { card: PurchasedCardDetail }) {
     void: 'This card was refunded and can no longer be spent.',
     frozen: 'You froze this card: nobody can spend it until you unfreeze it.',
     blocked: `${card.businessName} blocked this card (for example, reported lost). Contact them to unblock it.`,
-    gift_pending: 'You sent this card as a gift. It cannot be spent until the recipient accepts it or it comes back to you.',
+    gift_pending:
+      'You sent this card as a gift. It cannot be spent until the recipient accepts it or it comes back to you.',
   };
   const note = notes[card.status];
   return (
@@ -173,10 +176,12 @@ function CardView({ card }: { card: PurchasedCardDetail }) {
               </dd>
             </div>
           </dl>
+          <SendGiftControl card={card} />
           <FreezeControl card={card} />
         </section>
       </div>
 
+      <PendingGift card={card} />
       <CodeSection card={card} />
       <History card={card} />
     </>
