@@ -1,9 +1,10 @@
 import { icons } from '../../components/ui/icon';
+import { useUnreadCount } from '../../features/notifications/use-notifications-live';
 import { useGiftCardStore } from '../../lib/store';
-import { DashboardShell, type NavItem } from './dashboard-shell';
+import { DashboardShell, withUnread, type NavItem } from './dashboard-shell';
 
 /** Seed §2 "Business dashboard": the menu items and their routes. */
-const items: NavItem[] = [
+const baseItems: NavItem[] = [
   { to: '/dashboard', label: 'Home', icon: icons.home, end: true },
   { to: '/dashboard/giftcard', label: 'Gift Cards', icon: icons.gift },
   // The till: redeem a code, and the cards sold (its second tab, /dashboard/sold-cards).
@@ -15,6 +16,8 @@ const items: NavItem[] = [
 ];
 
 export default function BusinessLayout() {
+  const unread = useUnreadCount().data ?? 0;
+  const items = withUnread(baseItems, unread);
   const business = useGiftCardStore((s) => s.bizClient);
   return (
     <DashboardShell

@@ -28,6 +28,23 @@ export interface NavItem {
   end?: boolean;
   /** Other paths (and what is below them) that belong to this item, e.g. a second tab with its own address. */
   alsoActiveUnder?: string[];
+  /** How many unread things it holds (the notifications' count); shown as a badge and in its name. */
+  unread?: number;
+}
+
+/** The menu with the unread count on its Notification(s) item (the one that leads to …/notify). */
+export function withUnread(items: NavItem[], unread: number): NavItem[] {
+  return items.map((item) => (item.to.endsWith('/notify') ? { ...item, unread } : item));
+}
+
+/** "Notifications, 3 unread", or just the label. */
+function itemName(item: NavItem): string {
+  return item.unread ? `${item.label}, ${item.unread} unread` : item.label;
+}
+
+/** The badge's text: the count, or 99+. */
+function badgeText(count: number): string {
+  return count > 99 ? '99+' : String(count);
 }
 
 function isUnder(pathname: string, prefixes: string[] = []): boolean {
@@ -62,6 +79,7 @@ export function DashboardShell({ role, navLabel, items, account }: DashboardShel
   const menuId = useId();
   const menuButtonRef = useRef<HTMLButtonElement>(null);
   const menuRef = useRef<HTMLDivElement>(null);
+  const unread = items.reduce((sum, item) => sum + (item.unread ?? 0), 0);
 
   // A new page starts at its top (the document scrolls, so the sidebar and header stay put).
   useEffect(() => {
@@ -144,14 +162,23 @@ export function DashboardShell({ role, navLabel, items, account }: DashboardShel
                   <NavLink
                     to={item.to}
                     end={item.end}
-                    aria-label={item.label}
-                    title={item.label}
+                    aria-label={itemName(item)}
+                    title={itemName(item)}
                     className={({ isActive }) =>
-                      `${navLinkClass({ isActive: isActive || isUnder(pathname, item.alsoActiveUnder) })} justify-center xl:justify-start`
+                      `${navLinkClass({ isActive: isActive || isUnder(pathname, item.alsoActiveUnder) })} relative justify-center xl:justify-start`
                     }
                   >
                     <Icon path={item.icon} />
                     <span className="hidden truncate xl:inline">{item.label}</span>
+                    {item.unread ? (
+                      // On the icon in the 60 px sidebar, at the end of the row in the wide one.
+                      <span
+                        aria-hidden="true"
+                        className="absolute top-1 right-1 min-w-5 rounded-full bg-red-600 px-1.5 py-0.5 text-center text-[0.6875rem] leading-none font-bold text-white tabular-nums xl:static xl:ml-auto xl:px-2 xl:py-1 xl:text-xs"
+                      >
+                        {badgeText(item.unread)}
+                      </span>
+                    ) : null}
                   </NavLink>
                 </li>
               ))}
@@ -180,13 +207,20 @@ export function DashboardShell({ role, navLabel, items, account }: DashboardShel
             <button
               ref={menuButtonRef}
               type="button"
-              aria-label="Open menu"
+              aria-label={unread ? `Open menu, ${unread} unread` : 'Open menu'}
               aria-expanded={menuOpen}
               aria-controls={menuId}
               onClick={() => setMenuOpen((open) => !open)}
-              className="flex h-11 w-11 items-center justify-center rounded-lg text-slate-800 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600"
+              className="relative flex h-11 w-11 items-center justify-center rounded-lg text-slate-800 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600"
             >
               <Icon path={menuOpen ? icons.close : icons.menu} className="h-6 w-6" />
+              {/* The count is inside the closed menu: a dot on its button says there is something new. */}
+              {unread && !menuOpen ? (
+                <span
+                  aria-hidden="true"
+                  className="absolute top-2 right-2 h-2.5 w-2.5 rounded-full bg-red-600 ring-2 ring-white"
+                />
+              ) : null}
             </button>
             <Wordmark />
             <div
@@ -202,6 +236,7 @@ export function DashboardShell({ role, navLabel, items, account }: DashboardShel
                       <NavLink
                         to={item.to}
                         end={item.end}
+                        aria-label={item.unread ? itemName(item) : undefined}
                         className={({ isActive }) =>
                           navLinkClass({ isActive: isActive || isUnder(pathname, item.alsoActiveUnder) })
                         }
@@ -209,6 +244,14 @@ export function DashboardShell({ role, navLabel, items, account }: DashboardShel
                       >
                         <Icon path={item.icon} />
                         <span>{item.label}</span>
+                        {item.unread ? (
+                          <span
+                            aria-hidden="true"
+                            className="ml-auto min-w-5 rounded-full bg-red-600 px-2 py-1 text-center text-xs leading-none font-bold text-white tabular-nums"
+                          >
+                            {badgeText(item.unread)}
+                          </span>
+                        ) : null}
                       </NavLink>
                     </li>
                   ))}

@@ -13,6 +13,8 @@ const TermsPage = lazyPage(() => import('../../features/site/terms-page'));
 const NotFoundPage = lazyPage(() => import('../../features/site/not-found-page'));
 const PublicLayoutRoute = lazyPage(() => import('../../features/site/public-layout-route'));
 const BalancePage = lazyPage(() => import('../../features/cards/balance-page'));
+const GiftLandingPage = lazyPage(() => import('../../features/cards/gift-landing-page'));
+const MailboxPage = lazyPage(() => import('../../features/notifications/mailbox-page'));
 
 /** Signed-out screens: the landing page, choosing an account type, logging in and registering. */
 export const signedOutRoutes: RouteObject[] = [
@@ -31,7 +33,13 @@ export const everyoneRoutes: RouteObject[] = [
   {
     // Public pages of other features, in the site's public chrome.
     element: page(<PublicLayoutRoute />),
-    children: [{ path: '/balance', element: page(<BalancePage />) }],
+    children: [
+      { path: '/balance', element: page(<BalancePage />) },
+      // A gift's link (from its e-mail or notification), signed in or not.
+      { path: '/gifts/:id', element: page(<GiftLandingPage />) },
+      // The mail kept on this machine when no SMTP server is configured (a 404 from the API otherwise).
+      { path: '/dev/mailbox', element: page(<MailboxPage />) },
+    ],
   },
 ];
 

@@ -1,0 +1,142 @@
+import { useQuery } from '@tanstack/react-query';
+import type { Mail } from '../../../shared/notifications/schemas';
+import { EmptyState } from '../../components/ui/empty-state';
+import { icons } from '../../components/ui/icon';
+import { LoadError } from '../../components/ui/load-more';
+import { ApiError } from '../../lib/api';
+import { getMailbox, mailboxKey } from './api';
+import { absoluteTime } from './format-time';
+import { linkify } from './linkify';
+
+const REFRESH_EVERY_MS = 3000;
+
+const statusStyles: Record<Mail['status'], string> = {
+  queued: 'bg-amber-100 text-amber-900 ring-amber-600/20',
+  sent: 'bg-emerald-100 text-emerald-800 ring-emerald-600/20',
+  failed: 'bg-red-100 text-red-800 ring-red-600/20',
+};
+const statusLabels: Record<Mail['status'], string> = { queued: 'Queued', sent: 'Sent', failed: 'Failed' };
+
+function isNoMailbox(error: unknown): boolean {
+  return error instanceof ApiError && error.status === 404;
+}
+
+/**
+ * /dev/mailbox — with no SMTP server configured, Giftmart keeps the mail it would send; this page shows it,
+ * newest first, so a gift's link can be followed on one machine. Each mail opens to its plain text, with
+ * its web addresses as links (the HTML part is never put in the page). It refreshes every few seconds.
+ */
+export default function MailboxPage() {
+  const mailbox = useQuery({
+    queryKey: mailboxKey,
+    queryFn: ({ signal }) => getMailbox(signal),
+    staleTime: 0,
+    refetchInterval: (query) => (isNoMailbox(query.state.error) ? false : REFRESH_EVERY_MS),
+  });
+
+  let body;
+  if (mailbox.isPending) {
+    body = (
+      <div role="status" aria-live="polite">
+        <span className="sr-only">Loading the mailbox…</span>
+        <ul aria-hidden="true" className="flex flex-col gap-3">
+          {[0, 1, 2].map((n) => (
+            <li key={n} className="h-20 animate-pulse rounded-2xl bg-slate-200" />
+          ))}
+        </ul>
+      </div>
+    );
+  } else if (mailbox.isError && isNoMailbox(mailbox.error)) {
+    body = (
+      <EmptyState
+        icon={icons.inbox}
+        title="Mail is sent through SMTP here; there is no local mailbox."
+        text="Look for the messages in the inboxes they were sent to."
+      />
+    );
+  } else if (mailbox.isError && !mailbox.data) {
+    body = (
+      <LoadError
+        title="We couldn’t load the mailbox."
+        message={mailbox.error.message}
+        onRetry={() => mailbox.refetch()}
+        retrying={mailbox.isFetching}
+      />
+    );
+  } else if (mailbox.data.items.length === 0) {
+    body = (
+      <EmptyState
+        icon={icons.inbox}
+        title="No mail yet"
+        text="Mail Giftmart sends (a gift, for one) appears here within a few seconds."
+      />
+    );
+  } else {
+    body = (
+      <ul aria-label="Mail, newest first" className="flex flex-col gap-3">
+        {mailbox.data.items.map((mail) => (
+          <li key={mail.id}>
+            <MailItem mail={mail} />
+          </li>
+        ))}
+      </ul>
+    );
+  }
+
+  return (
+    <div className="mx-auto max-w-3xl">
+      <h1 className="text-3xl font-extrabold tracking-tight text-slate-900 sm:text-4xl">Mailbox</h1>
+      <p className="mt-3 text-slate-600">
+        The mail Giftmart would have sent, kept on this machine because no mail server is set up. Newest
+        first; it refreshes every few seconds. Open one to read it.
+      </p>
+      <div className="mt-8">{body}</div>
+    </div>
+  );
+}
+
+function MailItem({ mail }: { mail: Mail }) {
+  return (
+    <details className="group rounded-2xl border border-slate-200 bg-white shadow-sm open:shadow-md">
+      <summary className="flex cursor-pointer list-none flex-col gap-1 rounded-2xl px-4 py-4 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600 sm:px-5 [&::-webkit-details-marker]:hidden">
+        <span className="flex items-start justify-between gap-3">
+          <span className="min-w-0 font-semibold break-words text-slate-900">{mail.subject}</span>
+          <span
+            className={`inline-flex shrink-0 items-center rounded-full px-2.5 py-0.5 text-xs font-semibold ring-1 ring-inset ${statusStyles[mail.status]}`}
+          >
+            {statusLabels[mail.status]}
+          </span>
+        </span>
+        <span className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1 text-sm text-slate-600">
+          <span className="min-w-0 break-all">
+            <span className="text-slate-500">To </span>
+            <span className="font-medium text-slate-800">{mail.to}</span>
+          </span>
+          <time dateTime={mail.createdAt}>{absoluteTime(mail.createdAt)}</time>
+        </span>
+      </summary>
+      <div className="border-t border-slate-100 px-4 py-4 sm:px-5">
+        <p className="text-xs text-slate-500">
+          {mail.kind}
+          {mail.sentAt ? ` · sent ${absoluteTime(mail.sentAt)}` : ''}
+        </p>
+        <p className="mt-2 text-sm leading-relaxed break-words whitespace-pre-wrap text-slate-800">
+          {linkify(mail.text).map((part, index) =>
+            part.kind === 'link' ? (
+              <a
+                key={index}
+                href={part.href}
+                rel="noreferrer"
+                className="break-all font-semibold text-brand-700 underline underline-offset-2 hover:text-brand-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600"
+              >
+                {part.href}
+              </a>
+            ) : (
+              <span key={index}>{part.text}</span>
+            ),
+          )}
+        </p>
+      </div>
+    </details>
+  );
+}
