@@ -2,15 +2,17 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState, type ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
 import { formatMoney } from '../../../shared/money';
-import type { Order } from '../../../shared/orders/schemas';
 import { Button, ButtonLink } from '../../components/ui/button';
 import { Icon, icons } from '../../components/ui/icon';
 import { LoadError } from '../../components/ui/load-more';
 import { isNotFound, NotFoundPage } from '../../components/ui/not-found';
 import { PageHeader } from '../../components/ui/page-header';
 import { getPurchasedCard, purchasedCardKeys } from '../cards/api';
+import { formatDateTime } from '../cards/format';
+import { recipientLabel } from '../cards/gift-status';
+import { getGift, giftKeys } from '../cards/gifts-api';
 import { GiftCardTile } from '../catalogue/gift-card-tile';
-import { getOrder, orderKeys } from './api';
+import { getOrder, orderKeys, type Order } from './api';
 
 const POLL_EVERY_MS = 1000;
 /** How long to keep asking before saying the confirmation is taking longer than usual. */
@@ -47,8 +49,12 @@ export default function OrderResultPage() {
 
   const status = order.data?.status;
   useEffect(() => {
-    // A new card is in My Gift Cards: the list there must not show the old one from the cache.
-    if (status === 'paid') void queryClient.invalidateQueries({ queryKey: purchasedCardKeys.mine });
+    // A new card is in My Gift Cards: the list there must not show the old one from the cache (nor the
+    // gifts list the gift bought with it).
+    if (status === 'paid') {
+      void queryClient.invalidateQueries({ queryKey: purchasedCardKeys.mine });
+      void queryClient.invalidateQueries({ queryKey: giftKeys.all });
+    }
   }, [status, queryClient]);
 
   function checkAgain() {
@@ -93,7 +99,7 @@ export default function OrderResultPage() {
   if (data?.status === 'paid') {
     return (
       <Panel tone="success" title="Payment successful">
-        <Paid order={data} />
+        {data.giftId ? <PaidGift order={data} giftId={data.giftId} /> : <Paid order={data} />}
       </Panel>
     );
   }
@@ -140,6 +146,69 @@ export default function OrderResultPage() {
         <p>Please keep this page open. It takes a few seconds.</p>
       )}
     </Panel>
+  );
+}
+
+/** Bought as a gift: the card went to the gift (or waits for its delivery time). */
+function PaidGift({ order, giftId }: { order: Order; giftId: string }) {
+  const gift = useQuery({
+    queryKey: giftKeys.one(giftId),
+    queryFn: ({ signal }) => getGift(giftId, signal),
+  });
+  const data = gift.data;
+  const scheduled = data?.status === 'scheduled' && data.deliverAt;
+  return (
+    <>
+      <p>
+        You paid <strong className="font-semibold text-slate-900">{formatMoney(order.amount)}</strong> for a{' '}
+        {order.businessName} gift card.{' '}
+        {data ? (
+          scheduled ? (
+            <>
+              Your gift goes to{' '}
+              <strong className="font-semibold text-slate-900">{recipientLabel(data)}</strong> on{' '}
+              <time dateTime={data.deliverAt!}>{formatDateTime(data.deliverAt!)}</time>.
+            </>
+          ) : (
+            <>
+              Your gift is on its way to{' '}
+              <strong className="font-semibold text-slate-900">{recipientLabel(data)}</strong>.
+            </>
+          )
+        ) : (
+          'Your gift is on its way.'
+        )}
+      </p>
+      <p className="mt-3 text-sm text-slate-600">
+        They get a link to accept it. Until they do, the card stays in My Gift Cards and you can cancel the
+        gift or correct the address.
+      </p>
+      {data ? (
+        <div className="mt-6 flex justify-center text-left">
+          <GiftCardTile
+            card={{
+              businessName: data.card.businessName,
+              brandLogoUrl: data.card.brandLogoUrl,
+              amount: data.card.balance,
+              colour: data.card.colour,
+              uniqueId: data.card.uniqueId,
+            }}
+          />
+        </div>
+      ) : null}
+      <OrderFacts order={order} />
+      <div className="mt-6 flex flex-col justify-center gap-3 sm:flex-row">
+        <ButtonLink to="/user-dashboard/gifts?tab=sent">
+          Your sent gifts
+          <Icon path={icons.arrowRight} className="h-4 w-4" />
+        </ButtonLink>
+        {order.purchasedCardId ? (
+          <ButtonLink to={`/user-dashboard/mycards/${order.purchasedCardId}`} variant="secondary">
+            View the card
+          </ButtonLink>
+        ) : null}
+      </div>
+    </>
   );
 }
 

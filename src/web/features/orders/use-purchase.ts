@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
+import type { GiftRequest } from '../../../shared/cards/gifts';
 import { showError } from '../../components/ui/dialogs';
 import { ApiError } from '../../lib/api';
 import { cardKeys } from '../catalogue/api';
@@ -21,12 +22,14 @@ export function newIdempotencyKey(): string {
  *
  * One purchase attempt has one Idempotency-Key. When the request is lost (no connection) or the server
  * failed, the key is kept, so pressing the button again retries the same attempt and can never buy twice.
- * A definite answer (the order, or a 4xx such as "no longer on sale") ends the attempt.
+ * A definite answer (the order, or a 4xx such as "no longer on sale") ends the attempt. Buying as a gift
+ * sends the gift with the order; changing the gift makes it a new attempt. `onGiftError` may take an
+ * answer about the gift (a field error, a recipient who cannot receive it) to show in the gift's form.
  */
-export function usePurchase() {
+export function usePurchase({ onGiftError }: { onGiftError?: (error: unknown) => boolean } = {}) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
-  const attempt = useRef<{ giftCardId: string; key: string } | null>(null);
+  const attempt = useRef<{ giftCardId: string; gift: string; key: string } | null>(null);
   const [redirecting, setRedirecting] = useState(false);
 
   // Back from the checkout page can restore this page from the back/forward cache: let it be used again.
@@ -39,11 +42,12 @@ export function usePurchase() {
   }, []);
 
   const mutation = useMutation({
-    mutationFn: (giftCardId: string) => {
-      if (attempt.current?.giftCardId !== giftCardId) {
-        attempt.current = { giftCardId, key: newIdempotencyKey() };
+    mutationFn: ({ giftCardId, gift }: { giftCardId: string; gift?: GiftRequest }) => {
+      const giftText = JSON.stringify(gift ?? null);
+      if (attempt.current?.giftCardId !== giftCardId || attempt.current.gift !== giftText) {
+        attempt.current = { giftCardId, gift: giftText, key: newIdempotencyKey() };
       }
-      return createOrder(giftCardId, attempt.current.key);
+      return createOrder(giftCardId, attempt.current.key, gift);
     },
     onSuccess: (order) => {
       attempt.current = null;
@@ -56,13 +60,14 @@ export function usePurchase() {
       setRedirecting(true);
       window.location.assign(order.checkoutUrl);
     },
-    onError: (error, giftCardId) => {
+    onError: (error, { giftCardId, gift }) => {
       const definite = error instanceof ApiError && error.status >= 400 && error.status < 500;
       if (definite) {
         attempt.current = null;
         // The card may have stopped selling or gone: show its current state behind the dialog.
         void queryClient.invalidateQueries({ queryKey: cardKeys.one(giftCardId) });
       }
+      if (gift && onGiftError?.(error)) return;
       void showError(
         'We couldn’t start your purchase',
         error instanceof ApiError ? error.message : 'Something went wrong. Please try again.',
@@ -71,7 +76,7 @@ export function usePurchase() {
   });
 
   return {
-    purchase: (giftCardId: string) => mutation.mutate(giftCardId),
+    purchase: (giftCardId: string, gift?: GiftRequest) => mutation.mutate({ giftCardId, gift }),
     busy: mutation.isPending || redirecting,
   };
 }

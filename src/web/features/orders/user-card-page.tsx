@@ -1,5 +1,7 @@
 import { useQuery, useQueryClient, type InfiniteData } from '@tanstack/react-query';
+import { useState } from 'react';
 import { Link, useParams } from 'react-router';
+import type { GiftRequest } from '../../../shared/cards/gifts';
 import type { GiftCard, GiftCardPage } from '../../../shared/catalogue/schemas';
 import { formatMoney } from '../../../shared/money';
 import { Avatar } from '../../components/ui/avatar';
@@ -11,6 +13,8 @@ import { PageHeader } from '../../components/ui/page-header';
 import { cardKeys, getGiftCard } from '../catalogue/api';
 import { LargeTile } from '../catalogue/large-tile';
 import { validityLabel } from '../catalogue/validity';
+import { showGiftErrors, useGiftForm, type GiftForm } from '../cards/gift-form';
+import { BuyAsGiftDialog } from './buy-as-gift-dialog';
 import { usePurchase } from './use-purchase';
 import { CardDetailSkeleton } from '../../components/ui/card-detail-skeleton';
 
@@ -44,7 +48,12 @@ export default function UserCardPage() {
       return undefined;
     },
   });
-  const { purchase, busy } = usePurchase();
+  const giftForm = useGiftForm();
+  const [giftOpen, setGiftOpen] = useState(false);
+  const { purchase, busy } = usePurchase({
+    // An answer about the gift goes under its fields, in the dialog still open.
+    onGiftError: (error) => showGiftErrors(giftForm, error),
+  });
 
   if (card.isPending) {
     return (
@@ -86,10 +95,39 @@ export default function UserCardPage() {
     );
   }
 
-  return <CardDetail card={card.data} busy={busy} onPurchase={() => purchase(card.data.id)} />;
+  return (
+    <CardDetail
+      card={card.data}
+      busy={busy}
+      onPurchase={() => purchase(card.data.id)}
+      gift={{
+        form: giftForm,
+        open: giftOpen,
+        setOpen: setGiftOpen,
+        buy: (gift) => purchase(card.data.id, gift),
+      }}
+    />
+  );
 }
 
-function CardDetail({ card, busy, onPurchase }: { card: GiftCard; busy: boolean; onPurchase: () => void }) {
+interface GiftChoice {
+  form: GiftForm;
+  open: boolean;
+  setOpen: (open: boolean) => void;
+  buy: (gift: GiftRequest) => void;
+}
+
+function CardDetail({
+  card,
+  busy,
+  onPurchase,
+  gift,
+}: {
+  card: GiftCard;
+  busy: boolean;
+  onPurchase: () => void;
+  gift: GiftChoice;
+}) {
   const price = formatMoney(card.amount);
   return (
     <>
@@ -148,28 +186,50 @@ function CardDetail({ card, busy, onPurchase }: { card: GiftCard; busy: boolean;
             </p>
           )}
 
-          <Button
-            className="mt-6 w-full sm:w-auto"
-            onClick={busy ? undefined : onPurchase}
-            disabled={!card.onSale}
-            aria-disabled={busy || undefined}
-            aria-describedby={card.onSale ? undefined : 'not-on-sale'}
-          >
-            {busy ? (
-              <>
-                <span
-                  aria-hidden="true"
-                  className="h-4 w-4 animate-spin rounded-full border-2 border-white/40 border-t-white"
-                />
-                Taking you to checkout…
-              </>
-            ) : (
-              <>
-                <Icon path={icons.gift} className="h-5 w-5" />
-                Purchase this card
-              </>
-            )}
-          </Button>
+          <div className="mt-6 flex flex-col gap-3 sm:flex-row sm:flex-wrap">
+            <Button
+              className="w-full sm:w-auto"
+              onClick={busy ? undefined : onPurchase}
+              disabled={!card.onSale}
+              aria-disabled={busy || undefined}
+              aria-describedby={card.onSale ? undefined : 'not-on-sale'}
+            >
+              {busy && !gift.open ? (
+                <>
+                  <span
+                    aria-hidden="true"
+                    className="h-4 w-4 animate-spin rounded-full border-2 border-white/40 border-t-white"
+                  />
+                  Taking you to checkout…
+                </>
+              ) : (
+                <>
+                  <Icon path={icons.gift} className="h-5 w-5" />
+                  Purchase this card
+                </>
+              )}
+            </Button>
+            <Button
+              variant="secondary"
+              className="w-full sm:w-auto"
+              onClick={busy ? undefined : () => gift.setOpen(true)}
+              disabled={!card.onSale}
+              aria-disabled={busy || undefined}
+              aria-describedby={card.onSale ? undefined : 'not-on-sale'}
+            >
+              <Icon path={icons.gift} className="h-5 w-5" />
+              Buy as a gift
+            </Button>
+          </div>
+          {gift.open ? (
+            <BuyAsGiftDialog
+              card={card}
+              form={gift.form}
+              busy={busy}
+              onBuy={gift.buy}
+              onClose={() => gift.setOpen(false)}
+            />
+          ) : null}
           <p role="status" className="sr-only">
             {busy ? 'Taking you to checkout…' : ''}
           </p>
