@@ -13,7 +13,7 @@ export const notificationKeys = {
   unread: ['notifications', 'unread'] as const,
 };
 
-export const mailboxKey = ['dev-mailbox'] as const;
+export const mailboxKey = (to: string) => ['dev-mailbox', to] as const;
 
 export function listNotifications(cursor?: string, signal?: AbortSignal, limit = PAGE_SIZE) {
   const params = new URLSearchParams({ limit: String(limit) });
@@ -30,9 +30,10 @@ export function markRead(body: MarkRead) {
   return api<{ unread: number }>('/api/v1/notifications/read', { method: 'POST', body });
 }
 
-/** Mail the embedded default kept instead of sending; a 404 means real SMTP (or production). */
-export function getMailbox(signal?: AbortSignal) {
-  return api<{ items: Mail[] }>('/api/dev/mailbox', { signal });
+/** Mail the embedded default kept instead of sending (only to `to`, when given); a 404 means real SMTP. */
+export function getMailbox(to: string, signal?: AbortSignal) {
+  const query = to ? `?${new URLSearchParams({ to })}` : '';
+  return api<{ items: Mail[] }>(`/api/dev/mailbox${query}`, { signal });
 }
 
 export const NOTIFICATION_STREAM_URL = '/api/v1/notifications/stream';

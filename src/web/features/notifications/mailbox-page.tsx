@@ -1,4 +1,6 @@
-import { useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useEffect, useId, useState } from 'react';
+import { useSearchParams } from 'react-router';
 import type { Mail } from '../../../shared/notifications/schemas';
 import { EmptyState } from '../../components/ui/empty-state';
 import { icons } from '../../components/ui/icon';
@@ -9,6 +11,7 @@ import { absoluteTime } from './format-time';
 import { linkify } from './linkify';
 
 const REFRESH_EVERY_MS = 3000;
+const FILTER_DELAY_MS = 300;
 
 const statusStyles: Record<Mail['status'], string> = {
   queued: 'bg-amber-100 text-amber-900 ring-amber-600/20',
@@ -24,15 +27,30 @@ function isNoMailbox(error: unknown): boolean {
 /**
  * /dev/mailbox — with no SMTP server configured, Giftmart keeps the mail it would send; this page shows it,
  * newest first, so a gift's link can be followed on one machine. Each mail opens to its plain text, with
- * its web addresses as links (the HTML part is never put in the page). It refreshes every few seconds.
+ * its web addresses as links (the HTML part is never put in the page). It refreshes every few seconds,
+ * and can show only the mail to one address (?to=, as the API takes it).
  */
 export default function MailboxPage() {
+  const filterId = useId();
+  const [params, setParams] = useSearchParams();
+  const to = params.get('to')?.trim() ?? '';
+  const [text, setText] = useState(to);
+
+  useEffect(() => {
+    const next = text.trim();
+    if (next === to) return;
+    const timer = setTimeout(() => setParams(next ? { to: next } : {}, { replace: true }), FILTER_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [text, to, setParams]);
+
   const mailbox = useQuery({
-    queryKey: mailboxKey,
-    queryFn: ({ signal }) => getMailbox(signal),
+    queryKey: mailboxKey(to),
+    queryFn: ({ signal }) => getMailbox(to, signal),
     staleTime: 0,
+    placeholderData: keepPreviousData,
     refetchInterval: (query) => (isNoMailbox(query.state.error) ? false : REFRESH_EVERY_MS),
   });
+  const noMailbox = mailbox.isError && isNoMailbox(mailbox.error);
 
   let body;
   if (mailbox.isPending) {
@@ -46,7 +64,7 @@ export default function MailboxPage() {
         </ul>
       </div>
     );
-  } else if (mailbox.isError && isNoMailbox(mailbox.error)) {
+  } else if (noMailbox) {
     body = (
       <EmptyState
         icon={icons.inbox}
@@ -67,7 +85,7 @@ export default function MailboxPage() {
     body = (
       <EmptyState
         icon={icons.inbox}
-        title="No mail yet"
+        title={to ? `No mail to ${to} yet` : 'No mail yet'}
         text="Mail Giftmart sends (a gift, for one) appears here within a few seconds."
       />
     );
@@ -90,7 +108,25 @@ export default function MailboxPage() {
         The mail Giftmart would have sent, kept on this machine because no mail server is set up. Newest
         first; it refreshes every few seconds. Open one to read it.
       </p>
-      <div className="mt-8">{body}</div>
+      {noMailbox ? null : (
+        <div className="mt-6 max-w-sm">
+          <label htmlFor={filterId} className="text-sm font-medium text-slate-700">
+            Only mail to
+          </label>
+          <input
+            id={filterId}
+            type="search"
+            inputMode="email"
+            autoComplete="off"
+            spellCheck={false}
+            placeholder="ada@example.com"
+            value={text}
+            onChange={(event) => setText(event.target.value)}
+            className="mt-1.5 w-full rounded-lg border border-slate-300 px-3.5 py-2.5 text-base text-slate-900 shadow-sm outline-none transition placeholder:text-slate-500 focus:border-brand-500 focus:ring-2 focus:ring-brand-200"
+          />
+        </div>
+      )}
+      <div className="mt-6">{body}</div>
     </div>
   );
 }
