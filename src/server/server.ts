@@ -10,6 +10,7 @@ import { createPayoutProvider } from './modules/wallet/payouts/payouts';
 import { startPayoutWorker } from './modules/wallet/withdrawals.service';
 import { createCodeVault } from './modules/cards/cards.service';
 import { startExpiryWorker } from './modules/cards/expiry.service';
+import { startMailWorker } from './modules/notifications/mail-worker';
 
 if (existsSync('.env')) process.loadEnvFile('.env');
 
@@ -48,6 +49,9 @@ async function main(): Promise<void> {
     log: app.log,
   });
 
+  // The mail outbox: sent over SMTP_URL, or kept for /dev/mailbox when it is unset.
+  const stopMail = startMailWorker({ db: database.db, config, log: app.log });
+
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
@@ -57,6 +61,7 @@ async function main(): Promise<void> {
     await stopWorker();
     await stopPayouts();
     await stopExpiry();
+    await stopMail();
     await app.close();
     await database.close();
     clearTimeout(timer);

@@ -73,7 +73,11 @@ export async function registerBusiness(deps: AuthDeps, input: RegisterBusiness):
       });
       await openWallet(tx, account.id, deps.config.CURRENCY);
       await notify(tx, [
-        welcome(account.id, 'Design your first gift card and start selling.', '/dashboard/giftcard'),
+        welcome(account, 'Design your first gift card and start selling.', '/dashboard/giftcard', [
+          'Design your first gift card: choose its value and colour, and it is on sale to every Giftmart user.',
+          'Each sale lands in your wallet at once; withdraw it to your bank account whenever you like.',
+          'Cashiers redeem a card in Redeem, by typing its code or scanning its QR code.',
+        ]),
       ]);
       return account;
     }),
@@ -94,21 +98,38 @@ export async function registerUser(deps: AuthDeps, input: RegisterUser): Promise
         passwordHash,
       });
       await notify(tx, [
-        welcome(account.id, 'Browse gift cards from every business on Giftmart.', '/user-dashboard'),
+        welcome(account, 'Browse gift cards from every business on Giftmart.', '/user-dashboard', [
+          'Browse gift cards from every business on Giftmart and buy one in a few taps.',
+          'Your cards wait in My Gift Cards with their balance, code and QR code; spend them at the business, or send one to someone.',
+        ]),
       ]);
       return account;
     }),
   );
 }
 
-/** The seed's welcome message, as every new account's first notification. */
-function welcome(accountId: string, body: string, link: string) {
+/** The seed's welcome message, as every new account's first notification, and a welcome mail. */
+function welcome(
+  account: { id: string; name: string; role: 'business' | 'user' },
+  body: string,
+  link: string,
+  paragraphs: string[],
+) {
   return {
-    accountId,
+    accountId: account.id,
     kind: 'welcome' as const,
     title: 'Welcome, we are happy to have you onboard',
     body,
     link,
+    mail: {
+      subject: 'Welcome to Giftmart',
+      heading: `Welcome, ${account.name}`,
+      paragraphs: ['We are happy to have you onboard.', ...paragraphs],
+      action: {
+        label: account.role === 'business' ? 'Design a gift card' : 'Browse gift cards',
+        path: link,
+      },
+    },
   };
 }
 

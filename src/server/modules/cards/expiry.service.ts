@@ -54,6 +54,15 @@ export async function runExpiryJob(deps: CardsDeps): Promise<{ expired: number; 
           title: 'Your gift card expires in 7 days',
           body: `${formatMoney(money(card.balance, card.currency))} is still on your card; spend it before ${card.expiresAt!.toISOString().slice(0, 10)}.`,
           link: `/user-dashboard/mycards/${card.id}`,
+          mail: {
+            subject: 'Your Giftmart card expires in 7 days',
+            heading: 'Your gift card expires in 7 days',
+            paragraphs: [
+              `${formatMoney(money(card.balance, card.currency))} is still on your card; spend it before ${card.expiresAt!.toISOString().slice(0, 10)}.`,
+              'After that day it can no longer be spent.',
+            ],
+            action: { label: 'See the card', path: `/user-dashboard/mycards/${card.id}` },
+          },
         })),
       );
       return cards.length;

@@ -210,6 +210,15 @@ async function tellHolder(
           title: 'Your card was just used',
           body: `${amountText} was spent at ${place}. ${left} is left on the card. Not you? Freeze the card now.`,
           link: `/user-dashboard/mycards/${card.id}`,
+          mail: {
+            subject: 'Your Giftmart card was just used',
+            heading: 'Your card was just used',
+            paragraphs: [
+              `${amountText} was spent at ${place}. ${left} is left on the card.`,
+              'Not you? Freeze the card now: nobody can spend it until you unfreeze it.',
+            ],
+            action: { label: 'See or freeze the card', path: `/user-dashboard/mycards/${card.id}` },
+          },
         }
       : {
           accountId: card.ownerId,

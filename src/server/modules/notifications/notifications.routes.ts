@@ -109,14 +109,19 @@ export const devMailboxRoutes: FastifyPluginAsyncZod<CoreDeps> = async (app, dep
           'The local mailbox: the newest 100 mails, as sent (only without SMTP_URL, outside production)',
         security: [],
         querystring: z.object({
-          to: z.string().trim().max(254).optional().describe('Only mail to this address'),
+          // An address, checked (a NUL would otherwise reach PostgreSQL, which refuses it in text).
+          to: z
+            .email({ error: 'That is not an e-mail address.' })
+            .max(254)
+            .optional()
+            .describe('Only mail to this address'),
         }),
         response: { 200: mailboxSchema, 400: apiErrorSchema, 404: apiErrorSchema },
       },
     },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      return notifications.listMailbox(deps, request.query.to || undefined);
+      return notifications.listMailbox(deps, request.query.to);
     },
   );
 };

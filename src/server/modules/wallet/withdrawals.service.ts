@@ -273,6 +273,15 @@ export async function applyTransferState(
           title: 'Withdrawal paid',
           body: `${money(row.amount, row.currency)} has been paid into your bank account.`,
           link: '/dashboard/wallet',
+          mail: {
+            subject: 'Your Giftmart withdrawal has been paid',
+            heading: 'Withdrawal paid',
+            paragraphs: [
+              `${money(row.amount, row.currency)} has been paid into your bank account.`,
+              `Reference: ${row.reference}.`,
+            ],
+            action: { label: 'Open your wallet', path: '/dashboard/wallet' },
+          },
         },
       ]);
       return;
@@ -301,6 +310,16 @@ export async function applyTransferState(
         title: 'Withdrawal failed',
         body: `Your ${money(row.amount, row.currency)} withdrawal failed (${state.reason}). The money is back in your wallet.`,
         link: '/dashboard/wallet',
+        mail: {
+          subject: 'Your Giftmart withdrawal failed',
+          heading: 'Withdrawal failed',
+          paragraphs: [
+            `Your ${money(row.amount, row.currency)} withdrawal failed. ${state.reason}`,
+            'The money is back in your wallet. Check the bank account and withdraw again.',
+            `Reference: ${row.reference}.`,
+          ],
+          action: { label: 'Open your wallet', path: '/dashboard/wallet' },
+        },
       },
     ]);
   });
