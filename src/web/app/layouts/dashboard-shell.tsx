@@ -170,6 +170,8 @@ export function DashboardShell({ role, navLabel, items, account }: DashboardShel
                   >
                     <Icon path={item.icon} />
                     <span className="hidden truncate xl:inline">{item.label}</span>
+                    {/* The space keeps "Notifications 1" two words (axe: the name must contain what shows). */}
+                    {item.unread ? ' ' : null}
                     {item.unread ? (
                       // On the icon in the 60 px sidebar, at the end of the row in the wide one.
                       <span
@@ -244,6 +246,7 @@ export function DashboardShell({ role, navLabel, items, account }: DashboardShel
                       >
                         <Icon path={item.icon} />
                         <span>{item.label}</span>
+                        {item.unread ? ' ' : null}
                         {item.unread ? (
                           <span
                             aria-hidden="true"
