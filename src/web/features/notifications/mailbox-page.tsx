@@ -105,8 +105,8 @@ export default function MailboxPage() {
     <div className="mx-auto max-w-3xl">
       <h1 className="text-3xl font-extrabold tracking-tight text-slate-900 sm:text-4xl">Mailbox</h1>
       <p className="mt-3 text-slate-600">
-        The mail Giftmart would have sent, kept on this machine because no mail server is set up. Newest
-        first; it refreshes every few seconds. Open one to read it.
+        When no mail server is set up, Giftmart keeps the mail it would send here, newest first. The list
+        refreshes every few seconds; open a mail to read it.
       </p>
       {noMailbox ? null : (
         <div className="mt-6 max-w-sm">
