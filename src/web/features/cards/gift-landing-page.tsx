@@ -39,14 +39,23 @@ export default function GiftLandingPage() {
     if (location.hash) navigate({ pathname: location.pathname, search: location.search }, { replace: true });
   }, [id, token, location.hash, location.pathname, location.search, navigate]);
 
+  // With the link's token anyone may look; without it, only the sender or the recipient (a user).
   const gift = useQuery({
     queryKey: token ? giftKeys.preview(id) : giftKeys.one(id),
     queryFn: ({ signal }) => (token ? previewGift(id, token, signal) : getGift(id, signal)),
-    enabled: Boolean(token || user || business),
+    enabled: Boolean(token || user),
     staleTime: 0,
   });
 
   const next = nextQuery(`/gifts/${id}`);
+
+  if (!token && business) {
+    return (
+      <Panel title="Gifts go to personal accounts" icon={icons.gift}>
+        <BusinessSignedIn giftId={id} />
+      </Panel>
+    );
+  }
 
   if (!token && !user && !business) {
     return (
@@ -168,7 +177,7 @@ function GiftView({ gift, token }: { gift: Gift; token?: string }) {
         ) : gift.status !== 'pending' ? (
           <Ended gift={gift} />
         ) : business ? (
-          <BusinessSignedIn gift={gift} />
+          <BusinessSignedIn giftId={gift.id} />
         ) : user ? (
           <AcceptOrDecline gift={gift} token={token} />
         ) : (
@@ -232,7 +241,7 @@ function AcceptOrDecline({ gift, token }: { gift: Gift; token?: string }) {
 }
 
 /** Gifts go to people: a business account cannot hold one. Offer to log out and come back. */
-function BusinessSignedIn({ gift }: { gift: Gift }) {
+function BusinessSignedIn({ giftId }: { giftId: string }) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [leaving, setLeaving] = useState(false);
@@ -245,7 +254,7 @@ function BusinessSignedIn({ gift }: { gift: Gift }) {
     }
     useGiftCardStore.getState().logout();
     queryClient.clear();
-    navigate(`/login${nextQuery(`/gifts/${gift.id}`)}`, { replace: true });
+    navigate(`/login${nextQuery(`/gifts/${giftId}`)}`, { replace: true });
   }
   return (
     <>
