@@ -205,6 +205,13 @@ describe('the stream', () => {
     open.push(s);
     await s.next(unread(1));
 
+    const head = await fetch(`${baseA}/api/v1/notifications/stream`, {
+      method: 'HEAD',
+      headers: { cookie: me.cookie },
+    });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+
     const anonymous = await fetch(`${baseA}/api/v1/notifications/stream`);
     expect(anonymous.status).toBe(401);
     expect(anonymous.headers.get('content-type')).toMatch(/application\/json/);
@@ -293,7 +300,9 @@ describe('the LISTEN connection', () => {
     });
     server = http.createServer((req, res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
-      void hub.open(new URL(req.url!, 'http://x').searchParams.get('account')!, res);
+      const query = new URL(req.url!, 'http://x').searchParams;
+      const endIn = query.get('endIn');
+      void hub.open(query.get('account')!, res, endIn ? new Date(Date.now() + Number(endIn)) : undefined);
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -334,6 +343,15 @@ describe('the LISTEN connection', () => {
     await expect.poll(() => hub.listening).toBe(true);
     await give(a, me.account.id);
     await s.next(unread(3));
+  });
+
+  it('ends a stream when its session expires (the browser reconnects and is asked again)', async () => {
+    const me = await registerAndLogin(a.app, 'user');
+    const s = await openStream(`${base}/?account=${me.account.id}&endIn=300`, {});
+    open.push(s);
+    await s.next(unread(1));
+    await s.ended;
+    expect(hub.count(me.account.id)).toBe(0);
   });
 
   it('closes the oldest stream of an account past the cap', async () => {

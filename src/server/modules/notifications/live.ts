@@ -9,6 +9,11 @@ export const STREAM_RETRY_MS = 5000;
 export const KEEP_ALIVE_MS = 25_000;
 /** Open streams per account on one instance; a new one closes the oldest (a tab storm cannot pile up). */
 export const MAX_STREAMS_PER_ACCOUNT = 10;
+/**
+ * A stream lasts at most this long (and never past its session's expiry): the browser then reconnects with
+ * its cookie, so a session revoked meanwhile (log-out elsewhere, a deleted account) stops getting news.
+ */
+export const MAX_STREAM_MS = 15 * 60 * 1000;
 /** A client that reads nothing while this much waits to be written is dropped (it reconnects later). */
 const MAX_BUFFERED_BYTES = 64 * 1024;
 
@@ -17,6 +22,7 @@ export interface LiveOptions {
   log: FastifyBaseLogger;
   maxStreamsPerAccount?: number;
   keepAliveMs?: number;
+  maxStreamMs?: number;
   /** Back-off of the LISTEN connection's reconnects: base × 2^failures, at most max. */
   reconnectBaseMs?: number;
   reconnectMaxMs?: number;
@@ -26,6 +32,7 @@ interface Stream {
   accountId: string;
   res: ServerResponse;
   keepAlive: NodeJS.Timeout;
+  lifetime: NodeJS.Timeout;
   /** The newest count this stream was sent, by when its query started: an older answer never follows. */
   sentSeq: number;
 }
@@ -69,18 +76,22 @@ export class LiveNotifications {
 
   /**
    * Serves an account's stream on a response whose head is already written. The count is sent at once
-   * (after LISTEN is up, so no change can fall between the two) and again on every change.
+   * (after LISTEN is up, so no change can fall between the two) and again on every change; the stream
+   * ends by `endBy` (the session's expiry) or after MAX_STREAM_MS, whichever is first.
    */
-  async open(accountId: string, res: ServerResponse): Promise<void> {
-    if (this.closed) {
-      res.end();
+  async open(accountId: string, res: ServerResponse, endBy?: Date): Promise<void> {
+    if (this.closed || res.destroyed || res.writableEnded) {
+      if (!res.writableEnded) res.end();
       return;
     }
+    const maxMs = this.options.maxStreamMs ?? MAX_STREAM_MS;
+    const lifetimeMs = Math.max(0, Math.min(maxMs, endBy ? endBy.getTime() - Date.now() : maxMs));
     const stream: Stream = {
       accountId,
       res,
       sentSeq: 0,
       keepAlive: setInterval(() => this.write(stream, ': keep-alive\n\n'), this.keepAliveMs),
+      lifetime: setTimeout(() => this.end(stream), lifetimeMs),
     };
     const list = this.streams.get(accountId) ?? [];
     list.push(stream);
@@ -132,6 +143,7 @@ export class LiveNotifications {
 
   private remove(stream: Stream): void {
     clearInterval(stream.keepAlive);
+    clearTimeout(stream.lifetime);
     const list = this.streams.get(stream.accountId);
     if (!list) return;
     const at = list.indexOf(stream);

@@ -143,22 +143,35 @@ async function sendOne(
  * Sends due mail every MAIL_POLL_MS (a full batch is followed at once by the next). Answers a stop
  * function that waits for the pass in progress, like the other workers.
  */
-export function startMailWorker(deps: MailDeps): () => Promise<void> {
+export function startMailWorker(
+  deps: MailDeps,
+  options: Pick<SendDueMailsOptions, 'onlyTo'> = {},
+): () => Promise<void> {
   const transport = deps.transport ?? createMailTransport(deps.config);
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();
   const pass = async () => {
     while (!stopped) {
-      const { claimed } = await sendDueMails({ ...deps, transport });
+      const { claimed } = await sendDueMails({ ...deps, transport }, options);
       if (claimed < BATCH) return;
     }
   };
+  // While the database is unreachable, wait longer between passes (up to a minute) instead of logging
+  // the same error every MAIL_POLL_MS.
+  let failures = 0;
   const tick = () => {
     running = pass()
-      .catch((error: unknown) => deps.log?.error({ err: error }, 'mail worker pass failed'))
+      .then(() => {
+        failures = 0;
+      })
+      .catch((error: unknown) => {
+        failures += 1;
+        deps.log?.error({ err: error }, 'mail worker pass failed');
+      })
       .finally(() => {
-        if (!stopped) timer = setTimeout(tick, deps.config.MAIL_POLL_MS);
+        const wait = Math.min(deps.config.MAIL_POLL_MS * 2 ** failures, 60_000);
+        if (!stopped) timer = setTimeout(tick, Math.max(wait, deps.config.MAIL_POLL_MS));
       });
   };
   tick();

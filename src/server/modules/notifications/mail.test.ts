@@ -20,6 +20,7 @@ import {
   MAIL_LEASE_MS,
   mailRetryDelayMs,
   sendDueMails,
+  startMailWorker,
   type MailDeps,
 } from './mail-worker';
 import { claimDueMails } from './notifications.repository';
@@ -368,6 +369,30 @@ describe('a mail server that is down delays mail and loses none', () => {
     );
     expect(await sendDueMails(deps(smtpApp), { onlyTo: [to] })).toMatchObject({ sent: 1 });
     expect(inbox.to(to).map((m) => m.parsed.messageId)).toEqual([`<${claimed!.id}@giftmart>`]);
+  });
+});
+
+describe('the worker in the server', () => {
+  it('sends due mail every MAIL_POLL_MS, and its stop waits for the pass in progress', async () => {
+    const to = address();
+    const stop = startMailWorker(
+      { db: smtpApp.database.db, config: { ...smtpApp.config, MAIL_POLL_MS: 50 } },
+      { onlyTo: [to] },
+    );
+    try {
+      await queueMail(smtpApp.database.db, [
+        { to, kind: 'test', subject: 'From the worker', heading: 'h', paragraphs: ['p'] },
+      ]);
+      await expect.poll(() => inbox.to(to).length, { timeout: 5000 }).toBe(1);
+      expect(await outboxRows(to)).toMatchObject([{ status: 'sent', attempts: 1 }]);
+    } finally {
+      await stop();
+    }
+    await queueMail(smtpApp.database.db, [
+      { to, kind: 'test', subject: 'After stop', heading: 'h', paragraphs: ['p'] },
+    ]);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(inbox.to(to)).toHaveLength(1);
   });
 });
 

@@ -66,7 +66,7 @@ export const notificationRoutes: FastifyPluginAsyncZod<CoreDeps> = async (app, d
       schema: {
         tags: ['notifications'],
         summary: 'Live unread count (Server-Sent Events)',
-        description: `A text/event-stream: \`retry: ${STREAM_RETRY_MS}\`, then \`event: unread\` with \`data: {"unread":N}\` at once and after every change to your notifications (from any app instance), and a \`: keep-alive\` comment every 25 s. At most 10 streams per account per instance: a new one closes the oldest.`,
+        description: `A text/event-stream: \`retry: ${STREAM_RETRY_MS}\`, then \`event: unread\` with \`data: {"unread":N}\` at once and after every change to your notifications (from any app instance), and a \`: keep-alive\` comment every 25 s. A stream ends after 15 minutes (or when the session expires) and the browser reconnects. At most 10 streams per account per instance: a new one closes the oldest.`,
         response: {
           200: {
             description: 'The event stream (it stays open)',
@@ -92,8 +92,12 @@ export const notificationRoutes: FastifyPluginAsyncZod<CoreDeps> = async (app, d
         connection: 'close',
         'x-request-id': request.id,
       });
+      if (request.method === 'HEAD') {
+        res.end();
+        return;
+      }
       res.socket?.setNoDelay(true);
-      await live.open(session.account.id, res);
+      await live.open(session.account.id, res, session.expiresAt);
     },
   );
 };
