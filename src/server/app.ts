@@ -10,6 +10,7 @@ import type { Config } from './env';
 import { accountRoutes } from './modules/accounts/accounts.routes';
 import { resolveToken } from './modules/accounts/accounts.service';
 import { cardRoutes } from './modules/cards/cards.routes';
+import { giftRoutes } from './modules/cards/gifts.routes';
 import { redemptionRoutes } from './modules/cards/redemptions.routes';
 import { soldCardRoutes } from './modules/cards/sold-cards.routes';
 import { createCodeVault } from './modules/cards/cards.service';
@@ -127,6 +128,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await v1.register(cardRoutes, deps);
       await v1.register(redemptionRoutes, deps);
       await v1.register(soldCardRoutes, deps);
+      await v1.register(giftRoutes, deps);
       await v1.register(webhookRoutes, { provider: deps.payments.name, handlers: webhookHandlers });
       await v1.register(withdrawalRoutes, deps);
       await v1.register(notificationRoutes, deps);

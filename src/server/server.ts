@@ -10,6 +10,7 @@ import { createPayoutProvider } from './modules/wallet/payouts/payouts';
 import { startPayoutWorker } from './modules/wallet/withdrawals.service';
 import { createCodeVault } from './modules/cards/cards.service';
 import { startExpiryWorker } from './modules/cards/expiry.service';
+import { startGiftWorker } from './modules/cards/gifts.service';
 import { startMailWorker } from './modules/notifications/mail-worker';
 
 if (existsSync('.env')) process.loadEnvFile('.env');
@@ -49,6 +50,14 @@ async function main(): Promise<void> {
     log: app.log,
   });
 
+  // Scheduled gifts go out when due, and gifts nobody accepted in time go back to their senders.
+  const stopGifts = startGiftWorker({
+    db: database.db,
+    config,
+    codes: createCodeVault(config.CODE_ENCRYPTION_KEY),
+    log: app.log,
+  });
+
   // The mail outbox: sent over SMTP_URL, or kept for /dev/mailbox when it is unset.
   const stopMail = startMailWorker({ db: database.db, config, log: app.log });
 
@@ -61,6 +70,7 @@ async function main(): Promise<void> {
     await stopWorker();
     await stopPayouts();
     await stopExpiry();
+    await stopGifts();
     await stopMail();
     await app.close();
     await database.close();

@@ -43,6 +43,11 @@ export function findAccountByEmailAddress(db: DbOrTx, email: string): Promise<Ac
   return findAccountByEmail(db, email);
 }
 
+/** The user with this username (any case); businesses have none. */
+export function findUserWithUsername(db: DbOrTx, username: string): Promise<AccountRow | undefined> {
+  return findUserByUsername(db, username);
+}
+
 /** A business's logo now lives at `logoKey` in storage; answers the updated account. */
 export function setBusinessLogo(
   db: DbOrTx,

@@ -162,6 +162,21 @@ export async function updateCard(
     .where(eq(purchasedCards.id, id));
 }
 
+/**
+ * Hands a locked card to a new owner with a new code (an accepted gift): the old code's hash is replaced,
+ * so a code the previous holder revealed no longer finds the card at any till.
+ */
+export async function transferCard(
+  tx: DbOrTx,
+  id: string,
+  to: { ownerId: string; codeHash: string; codeCiphertext: string; codeLast4: string },
+): Promise<void> {
+  await tx
+    .update(purchasedCards)
+    .set({ ...to, status: 'active', expiryRemindedAt: null, updatedAt: sql`now()` })
+    .where(eq(purchasedCards.id, id));
+}
+
 export async function findActivityByIdempotencyKey(
   db: DbOrTx,
   actorId: string,

@@ -56,6 +56,14 @@ export async function setBlocked(
     const card = await lockCard(tx, id);
     if (!card || card.businessId !== businessId) throw notFound('That gift card');
     const status = effectiveStatus(card);
+    if (blocked && status === 'gift_pending') {
+      // Nobody can spend it while the gift waits, and an accepted gift gets a new code: nothing to stop.
+      throw new AppError(
+        'CARD_STATE_CONFLICT',
+        'This card is being sent as a gift: it cannot be spent until the gift ends, and it gets a new code if the gift is accepted. Block it after that if you still need to.',
+        { details: { status } },
+      );
+    }
     if (blocked && status !== 'active' && status !== 'frozen') {
       throw new AppError(
         'CARD_STATE_CONFLICT',
@@ -136,6 +144,13 @@ export async function voidCardForRefund(
   }
   if (card.status === 'void') {
     throw new AppError('REFUND_NOT_ALLOWED', 'This card was already refunded.');
+  }
+  if (card.status === 'gift_pending') {
+    throw new AppError(
+      'REFUND_NOT_ALLOWED',
+      'This card is being sent as a gift: it can be refunded only after the gift is accepted or comes back.',
+      { details: { status: card.status } },
+    );
   }
   if (await hasBeenRedeemed(tx, id)) {
     throw new AppError('REFUND_NOT_ALLOWED', 'This card has been used, so it can no longer be refunded.');
