@@ -10,7 +10,13 @@ import {
   revealCodeOnPage,
   signedInUser,
 } from './cards-support';
-import { DEFAULT_PASSWORD, expectNoSeriousA11yViolations, userInput } from './support';
+import {
+  DEFAULT_PASSWORD,
+  expectNoSeriousA11yViolations,
+  logInViaForm,
+  registerViaApi,
+  userInput,
+} from './support';
 
 /** Full-page screenshots at 1280 and 375 px, each checked for sideways scroll (E2E_SCREENSHOTS=<folder>). */
 async function screenshots(page: Page, testInfo: TestInfo, name: string) {
@@ -80,7 +86,7 @@ test.describe('gifts', () => {
     await a.page.getByRole('tab', { name: 'Sent' }).click();
     await expect(a.page).toHaveURL(/\/user-dashboard\/gifts\?tab=sent$/);
     const sent = a.page.getByRole('list', { name: 'Gifts you sent' });
-    await expect(sent.getByText('Waiting')).toBeVisible();
+    await expect(sent.getByText('Waiting', { exact: true })).toBeVisible();
     await expect(sent.getByRole('button', { name: /^Cancel gift/ })).toBeVisible();
     await expectNoSeriousA11yViolations(a.page);
     await screenshots(a.page, testInfo, 'list-sent');
@@ -146,13 +152,16 @@ test.describe('gifts', () => {
     // Accept: B's card, with a code of its own.
     await bPage.getByRole('button', { name: 'Accept gift' }).click();
     await expect(bPage).toHaveURL(/\/user-dashboard\/mycards\/[0-9a-f-]{36}$/);
-    expect(bPage.url()).not.toContain(cardId);
+    // The same card, moved to B: its code is new, and the one A saw no longer works.
+    expect(bPage.url()).toContain(cardId);
     await expect(bPage.getByText('₦5,000.00').first()).toBeVisible();
     const bCode = await revealCodeOnPage(bPage);
     expect(bCode).toMatch(CODE_PATTERN);
     expect(lastFour(bCode)).not.toBe(lastFour(aCode));
     await bPage.goto('/user-dashboard/gifts');
-    await expect(bPage.getByRole('list', { name: 'Gifts you received' }).getByText('Accepted')).toBeVisible();
+    await expect(
+      bPage.getByRole('list', { name: 'Gifts you received' }).getByText('Accepted', { exact: true }),
+    ).toBeVisible();
     await screenshots(bPage, testInfo, 'list-received');
 
     // A: the card is gone from My Gift Cards, and the news is in Notifications.
@@ -221,7 +230,9 @@ test.describe('gifts', () => {
     await expect(a.page.getByText('₦2,500.00').first()).toBeVisible();
 
     await a.page.goto('/user-dashboard/gifts?tab=sent');
-    await expect(a.page.getByRole('list', { name: 'Gifts you sent' }).getByText('Cancelled')).toBeVisible();
+    await expect(
+      a.page.getByRole('list', { name: 'Gifts you sent' }).getByText('Cancelled', { exact: true }),
+    ).toBeVisible();
     await a.page.goto('/user-dashboard/mycards');
     await expect(
       a.page.getByRole('link', { name: new RegExp(`${business.input.name} gift card.*Active`) }),
@@ -235,11 +246,15 @@ test.describe('gifts', () => {
     browser,
   }, testInfo) => {
     const business = await businessWithDesign(browser, { amount: 100_000, colour: '#f59e0b' });
-    const a = await signedInUser(browser);
+    // A, counting the notification streams the tab opens from the moment it signs in.
+    const aContext = await browser.newContext();
+    const a = { context: aContext, page: await aContext.newPage() };
     const streams: string[] = [];
     a.page.on('request', (request) => {
       if (request.url().endsWith('/api/v1/notifications/stream')) streams.push(request.url());
     });
+    const aInput = await registerViaApi(a.page, 'user');
+    await logInViaForm(a.page, 'user', aInput.email);
     const nav = a.page.getByRole('navigation', { name: 'User dashboard' });
     const bell = nav.getByRole('link', { name: /^Notifications/ });
     // The welcome notification.
@@ -254,7 +269,7 @@ test.describe('gifts', () => {
     const { cardId } = await buyThroughCheckout(c.page, business.card.id);
     const origin = new URL(c.page.url()).origin;
     const sent = await c.context.request.post(`/api/v1/purchased-cards/${cardId}/gifts`, {
-      data: { recipient: a.input.username, message: 'For you' },
+      data: { recipient: aInput.username, message: 'For you' },
       headers: { origin },
     });
     expect(sent.status(), await sent.text()).toBe(201);
@@ -263,7 +278,7 @@ test.describe('gifts', () => {
     await expect(bell).toHaveAccessibleName('Notifications, 2 unread');
     await expect(bell).toHaveText(/2/);
     const received = a.page.getByRole('list', { name: 'Gifts you received' });
-    await expect(received.getByText('Waiting')).toBeVisible();
+    await expect(received.getByText('Waiting', { exact: true })).toBeVisible();
     await expect(received.getByRole('button', { name: /^Accept/ })).toBeVisible();
     await expectNoSeriousA11yViolations(a.page);
     await screenshots(a.page, testInfo, 'list-received-pending');
@@ -283,7 +298,8 @@ test.describe('gifts', () => {
     ).toBeVisible();
     await a.page.getByRole('button', { name: 'Accept gift' }).click();
     await expect(a.page).toHaveURL(/\/user-dashboard\/mycards\/[0-9a-f-]{36}$/);
-    await expect(bell).toHaveAccessibleName('Notifications, 1 unread');
+    // The welcome and "A gift card is yours" are unread; the gift's own notification was read when opened.
+    await expect(bell).toHaveAccessibleName('Notifications, 2 unread');
     expect(streams).toHaveLength(1);
 
     // C's badge heard about it too (the acceptance), and the business sees its notifications page.
