@@ -18,15 +18,18 @@ import {
   userInput,
 } from './support';
 
-/** Full-page screenshots at 1280 and 375 px, each checked for sideways scroll (E2E_SCREENSHOTS=<folder>). */
-async function screenshots(page: Page, testInfo: TestInfo, name: string) {
+/**
+ * Screenshots at 1280 and 375 px, each checked for sideways scroll (E2E_SCREENSHOTS=<folder> keeps them
+ * elsewhere): the full page, or only the window for an open dialog (its backdrop covers the window).
+ */
+async function screenshots(page: Page, testInfo: TestInfo, name: string, { fullPage = true } = {}) {
   const dir = process.env.E2E_SCREENSHOTS;
   if (dir) mkdirSync(dir, { recursive: true });
   for (const width of [1280, 375]) {
     await page.setViewportSize({ width, height: width === 375 ? 812 : 900 });
     await expectNoSidewaysScroll(page);
     const file = `gifts-${name}-${width}.png`;
-    await page.screenshot({ path: dir ? path.join(dir, file) : testInfo.outputPath(file), fullPage: true });
+    await page.screenshot({ path: dir ? path.join(dir, file) : testInfo.outputPath(file), fullPage });
   }
   await page.setViewportSize({ width: 1280, height: 900 });
 }
@@ -62,7 +65,7 @@ test.describe('gifts', () => {
     await dialog.getByLabel('Message (optional)').fill('Happy birthday, Bola!');
     await expect(dialog.getByText('21 / 500 characters')).toBeVisible();
     await expectNoSeriousA11yViolations(a.page);
-    await screenshots(a.page, testInfo, 'send-dialog');
+    await screenshots(a.page, testInfo, 'send-dialog', { fullPage: false });
     await dialog.getByRole('button', { name: 'Send gift' }).click();
     await expect(dialog).toBeHidden();
 
@@ -200,7 +203,7 @@ test.describe('gifts', () => {
     await dialog.getByLabel('Recipient’s e-mail or username').fill(email);
     await dialog.getByLabel('Their name (optional)').fill('Chidi');
     await expectNoSeriousA11yViolations(a.page);
-    await screenshots(a.page, testInfo, 'buy-dialog');
+    await screenshots(a.page, testInfo, 'buy-dialog', { fullPage: false });
     await dialog.getByRole('button', { name: 'Continue to payment' }).click();
 
     await expect(a.page).toHaveURL(/\/checkout\/[0-9a-f-]{36}$/);
@@ -218,10 +221,22 @@ test.describe('gifts', () => {
     await a.page.getByRole('link', { name: 'View the card' }).click();
     const pending = a.page.getByRole('region', { name: 'Gift on its way' });
     await expect(pending.getByText(`(${email})`)).toBeVisible();
+
+    // A typo in the address: corrected, and the new address gets the gift.
+    const corrected = newAddress();
+    await pending.getByRole('button', { name: 'Correct address' }).click();
+    const correct = a.page.getByRole('dialog', { name: 'Correct the address' });
+    await expect(correct.getByLabel('Recipient’s e-mail or username')).toHaveValue(email);
+    await correct.getByLabel('Recipient’s e-mail or username').fill(corrected);
+    await screenshots(a.page, testInfo, 'correct-dialog', { fullPage: false });
+    await correct.getByRole('button', { name: 'Save address' }).click();
+    await expect(correct).toBeHidden();
+    await expect(pending.getByText(`(${corrected})`)).toBeVisible();
+
     await pending.getByRole('button', { name: 'Cancel gift' }).click();
     const confirm = a.page.getByRole('dialog', { name: 'Cancel this gift?' });
     await expect(confirm.getByRole('button', { name: 'Keep the gift' })).toBeFocused();
-    await screenshots(a.page, testInfo, 'cancel-dialog');
+    await screenshots(a.page, testInfo, 'cancel-dialog', { fullPage: false });
     await confirm.getByRole('button', { name: 'Cancel gift' }).click();
     await expect(confirm).toBeHidden();
     await expect(pending).toBeHidden();
