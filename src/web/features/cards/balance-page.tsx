@@ -17,7 +17,8 @@ const notes: Record<BalanceCheck['status'], string | null> = {
   void: 'This card was refunded and can no longer be spent.',
   frozen: 'Its holder froze this card: it cannot be spent until they unfreeze it.',
   blocked: 'The business blocked this card. Contact the business that issued it.',
-  gift_pending: 'This card is on its way to someone as a gift: it cannot be spent until the gift is accepted or returned.',
+  gift_pending:
+    'This card is on its way to someone as a gift: it cannot be spent until the gift is accepted or returned.',
 };
 
 /**

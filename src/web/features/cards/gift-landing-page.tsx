@@ -14,7 +14,7 @@ import { GiftCardTile } from '../catalogue/gift-card-tile';
 import { formatDateTime } from './format';
 import { DeclineGiftButton, useAcceptGift } from './gift-actions';
 import { GiftStatusBadge, recipientLabel } from './gift-status';
-import { recallGiftToken, rememberGiftToken, tokenFromHash } from './gift-token';
+import { forgetGiftToken, recallGiftToken, rememberGiftToken, tokenFromHash } from './gift-token';
 import { getGift, giftKeys, previewGift } from './gifts-api';
 
 /**
@@ -234,7 +234,14 @@ function AcceptOrDecline({ gift, token }: { gift: Gift; token?: string }) {
           <Icon path="M5 13l4 4L19 7" className="h-4 w-4" />
           {accept.isPending ? 'Accepting…' : 'Accept gift'}
         </Button>
-        <DeclineGiftButton gift={gift} token={token} onDeclined={() => setDeclined(true)} />
+        <DeclineGiftButton
+          gift={gift}
+          token={token}
+          onDeclined={() => {
+            forgetGiftToken(gift.id);
+            setDeclined(true);
+          }}
+        />
       </Actions>
     </>
   );

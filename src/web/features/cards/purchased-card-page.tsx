@@ -63,7 +63,7 @@ export default function PurchasedCardPage() {
           heading="Gift card not found"
           icon={icons.cards}
           title="We couldn’t find this card in your account"
-          text="The link may be incomplete, or the card belongs to someone else."
+          text="The link may be incomplete, or the card belongs to someone else — a card you gave as a gift is its recipient’s once they accept it."
         >
           <ButtonLink to="/user-dashboard/mycards">
             <Icon path={icons.arrowLeft} className="h-4 w-4" />
