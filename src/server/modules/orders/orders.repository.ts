@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { accounts } from '../../db/schema/accounts';
-import { purchasedCards } from '../../db/schema/cards';
+import { gifts, purchasedCards } from '../../db/schema/cards';
 import { orders } from '../../db/schema/orders';
 
 export type OrderRow = typeof orders.$inferSelect;
@@ -21,10 +21,16 @@ export async function findOrderByIdempotencyKey(db: DbOrTx, buyerId: string, key
 
 export async function findOrder(db: DbOrTx, id: string) {
   const [row] = await db
-    .select({ order: orders, businessName: accounts.name, purchasedCardId: purchasedCards.id })
+    .select({
+      order: orders,
+      businessName: accounts.name,
+      purchasedCardId: purchasedCards.id,
+      giftId: gifts.id,
+    })
     .from(orders)
     .innerJoin(accounts, eq(accounts.id, orders.businessId))
     .leftJoin(purchasedCards, eq(purchasedCards.orderId, orders.id))
+    .leftJoin(gifts, eq(gifts.orderId, orders.id))
     .where(eq(orders.id, id));
   return row;
 }

@@ -1,17 +1,18 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { formatMoney } from '../../../shared/money';
 import type { SoldCard } from '../../../shared/cards/schemas';
-import type { Order } from '../../../shared/orders/schemas';
+import type { NewOrder, Order } from '../../../shared/orders/schemas';
 import type { Db } from '../../db/client';
 import type { Config } from '../../env';
 import { AppError, notFound } from '../../lib/app-error';
 import { publicUrl } from '../../lib/public-url';
 import { findAccount } from '../accounts/accounts.service';
 import { getSoldCard, issueCard, type CodeVault } from '../cards/cards.service';
+import { checkGiftRequest, sendBoughtGift } from '../cards/gifts.service';
 import { idempotencyConflict, isIdempotencyKeyTaken, voidCardForRefund } from '../cards/sold-cards.service';
 import { countSale, findGiftCardForSale } from '../catalogue/catalogue.service';
-import { notify } from '../notifications/notifications.service';
+import { notify, type NewNotification } from '../notifications/notifications.service';
 import { recordRefund, recordSale } from '../wallet/wallet.service';
 import type { WebhookHandler } from '../../plugins/webhooks';
 import type { PaymentEvent, PaymentProvider } from './payments/payment-provider';
@@ -35,7 +36,9 @@ export interface PurchaseDeps {
   log?: FastifyBaseLogger;
 }
 
-function toOrder(row: OrderRow, businessName: string, purchasedCardId: string | null): Order {
+type FoundOrder = NonNullable<Awaited<ReturnType<typeof findOrder>>>;
+
+function toOrder({ order: row, businessName, purchasedCardId, giftId }: FoundOrder): Order {
   return {
     id: row.id,
     reference: row.reference,
@@ -45,6 +48,7 @@ function toOrder(row: OrderRow, businessName: string, purchasedCardId: string | 
     amount: { amount: Number(row.amount), currency: row.currency },
     checkoutUrl: row.checkoutUrl,
     purchasedCardId,
+    giftId,
     failureReason: row.failureReason,
     createdAt: row.createdAt.toISOString(),
   };
@@ -53,7 +57,18 @@ function toOrder(row: OrderRow, businessName: string, purchasedCardId: string | 
 async function orderView(deps: PurchaseDeps, id: string): Promise<Order> {
   const found = await findOrder(deps.db, id);
   if (!found) throw notFound('That order');
-  return toOrder(found.order, found.businessName, found.purchasedCardId);
+  return toOrder(found);
+}
+
+/**
+ * What an Idempotency-Key was first sent with: the card, and the gift if it is one (a changed recipient,
+ * message or time is another purchase). A plain purchase keeps the card's id alone, as before gifts.
+ */
+function fingerprint(input: NewOrder): string {
+  if (!input.gift) return input.giftCardId;
+  const { recipient, recipientName, message, deliverAt } = input.gift;
+  const gift = JSON.stringify([recipient, recipientName ?? null, message ?? null, deliverAt ?? null]);
+  return `${input.giftCardId}:gift:${createHash('sha256').update(gift).digest('hex')}`;
 }
 
 /** Our reference for the provider: unguessable, never reused. */
@@ -64,12 +79,13 @@ function newReference(): string {
 /**
  * Starts buying a gift card: a pending order first, then a payment with the provider, whose hosted
  * checkout the buyer is sent to. With an Idempotency-Key, a retry returns the first order (same body) or
- * is refused (different body); nothing is charged twice.
+ * is refused (different body); nothing is charged twice. Bought as a gift, the recipient and time are
+ * checked before any payment (422 / 400), and kept with the order until the payment is confirmed.
  */
 export async function startPurchase(
   deps: PurchaseDeps,
   buyerId: string,
-  input: { giftCardId: string },
+  input: NewOrder,
   idempotencyKey?: string,
 ): Promise<{ order: Order; replayed: boolean }> {
   if (idempotencyKey) {
@@ -81,6 +97,7 @@ export async function startPurchase(
   if (!card.onSale) throw new AppError('CARD_NOT_ON_SALE', 'This gift card is no longer on sale.');
   const buyer = await findAccount(deps.db, buyerId);
   if (!buyer) throw new AppError('UNAUTHENTICATED', 'Please log in to continue.');
+  if (input.gift) await checkGiftRequest(deps.db, buyerId, input.gift);
 
   let order: OrderRow;
   try {
@@ -93,7 +110,15 @@ export async function startPurchase(
       currency: card.currency,
       provider: deps.payments.name,
       idempotencyKey: idempotencyKey ?? null,
-      requestFingerprint: input.giftCardId,
+      requestFingerprint: fingerprint(input),
+      gift: input.gift
+        ? {
+            recipient: input.gift.recipient,
+            ...(input.gift.recipientName ? { recipientName: input.gift.recipientName } : {}),
+            ...(input.gift.message ? { message: input.gift.message } : {}),
+            ...(input.gift.deliverAt ? { deliverAt: input.gift.deliverAt } : {}),
+          }
+        : null,
     });
   } catch (error) {
     const pgError = (error as { cause?: { code?: string; constraint?: string } }).cause;
@@ -111,8 +136,8 @@ export async function startPurchase(
   return { order: await beginPayment(deps, order, buyer.email, card.businessName), replayed: false };
 }
 
-async function replay(deps: PurchaseDeps, existing: OrderRow, input: { giftCardId: string }): Promise<Order> {
-  if (existing.requestFingerprint !== input.giftCardId) {
+async function replay(deps: PurchaseDeps, existing: OrderRow, input: NewOrder): Promise<Order> {
+  if (existing.requestFingerprint !== fingerprint(input)) {
     throw new AppError(
       'IDEMPOTENCY_CONFLICT',
       'This Idempotency-Key was already used for a different purchase. Use a new key for a new purchase.',
@@ -150,7 +175,7 @@ async function beginPayment(
     if (options.retry) {
       // Leave the order pending: the first attempt may have started it; a later retry answers what it got.
       const now = await findOrder(deps.db, order.id);
-      if (now?.order.checkoutUrl) return toOrder(now.order, now.businessName, now.purchasedCardId);
+      if (now?.order.checkoutUrl) return toOrder(now);
     } else {
       await updateOrder(deps.db, order.id, {
         status: 'failed',
@@ -169,7 +194,7 @@ export async function getOrder(deps: PurchaseDeps, buyerId: string, id: string):
   const found = await findOrder(deps.db, id);
   // Someone else's order is "not found": an id never grants access by itself.
   if (!found || found.order.buyerId !== buyerId) throw notFound('That order');
-  return toOrder(found.order, found.businessName, found.purchasedCardId);
+  return toOrder(found);
 }
 
 export type ConfirmResult = 'issued' | 'already-paid' | 'marked-failed' | 'ignored';
@@ -225,18 +250,23 @@ export async function confirmPayment(deps: PurchaseDeps, event: PaymentEvent): P
       amount: order.amount,
       currency: order.currency,
     });
-    await updateOrder(tx, order.id, { status: 'paid', paidAt: new Date(), failureReason: null });
+    const paidAt = new Date();
+    await updateOrder(tx, order.id, { status: 'paid', paidAt, failureReason: null });
+    // Bought as a gift: it leaves from the buyer now (or at its time); if its recipient can no longer
+    // receive it, the card stays with the buyer, who is told why.
+    const gift = order.gift
+      ? await sendBoughtGift(tx, {
+          buyerId: order.buyerId,
+          purchasedCardId: card.id,
+          orderId: order.id,
+          request: order.gift,
+        })
+      : null;
 
     const business = await findAccount(tx, order.businessId);
     const value = formatMoney({ amount: Number(order.amount), currency: order.currency });
     await notify(tx, [
-      {
-        accountId: order.buyerId,
-        kind: 'card_bought',
-        title: 'Your gift card is ready',
-        body: `You bought a ${value} ${business?.name ?? ''} gift card.`,
-        link: `/user-dashboard/mycards/${card.id}`,
-      },
+      boughtNotice({ order, cardId: card.id, businessName: business?.name ?? '', value, paidAt, gift }),
       {
         accountId: order.businessId,
         kind: 'card_sold',
@@ -250,6 +280,61 @@ export async function confirmPayment(deps: PurchaseDeps, event: PaymentEvent): P
     return 'issued';
   });
 }
+
+/**
+ * The buyer's "card bought" notification, with the purchase receipt as its mail: what was paid, for what,
+ * the reference, and (bought as a gift) where the gift went.
+ */
+function boughtNotice(input: {
+  order: OrderRow;
+  cardId: string;
+  businessName: string;
+  value: string;
+  paidAt: Date;
+  gift: Awaited<ReturnType<typeof sendBoughtGift>> | null;
+}): NewNotification {
+  const { order, cardId, businessName, value, gift } = input;
+  const recipient = order.gift?.recipient ?? '';
+  const bought = `You bought a ${value} ${businessName} gift card`;
+  const [title, body] = !gift
+    ? ['Your gift card is ready', `${bought}.`]
+    : gift.sent && gift.status === 'scheduled'
+      ? [
+          'Your gift is scheduled',
+          `${bought} for ${recipient}. It will be sent on ${receiptTime.format(new Date(order.gift!.deliverAt!))} (UTC).`,
+        ]
+      : gift.sent
+        ? ['Your gift card is on its way', `${bought} for ${recipient}. We sent it to them.`]
+        : [
+            'Your gift card is ready',
+            `${bought}, but we could not send it to ${recipient}: ${gift.reason} The card is in My Gift Cards; you can send it from there.`,
+          ];
+  const path = gift?.sent ? `/gifts/${gift.giftId}` : `/user-dashboard/mycards/${cardId}`;
+  return {
+    accountId: order.buyerId,
+    kind: 'card_bought',
+    title,
+    body,
+    link: path,
+    mail: {
+      subject: `Your Giftmart receipt: ${businessName} gift card, ${value}`,
+      heading: 'Thank you for your purchase',
+      paragraphs: [
+        `You paid ${value} for a ${businessName} gift card.`,
+        `Reference: ${order.reference}`,
+        `Paid: ${receiptTime.format(input.paidAt)} (UTC)`,
+        ...(gift ? [body] : ['The card and its secret code are in My Gift Cards.']),
+      ],
+      action: { label: gift?.sent ? 'See your gift' : 'See your card', path },
+    },
+  };
+}
+
+const receiptTime = new Intl.DateTimeFormat('en-GB', {
+  dateStyle: 'long',
+  timeStyle: 'short',
+  timeZone: 'UTC',
+});
 
 /**
  * A business refunds an unused card (issue 10): in one transaction, under the card's lock then the

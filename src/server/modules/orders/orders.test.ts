@@ -221,6 +221,7 @@ describe('buying a gift card, end to end', () => {
       amount: { amount: 1_250_050, currency: 'NGN' },
       checkoutUrl: expect.stringMatching(/^\/checkout\/[0-9a-f-]{36}$/),
       purchasedCardId: null,
+      giftId: null,
       failureReason: null,
       createdAt: expect.any(String),
     });
