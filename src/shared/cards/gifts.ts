@@ -30,6 +30,8 @@ export const giftRecipientSchema = z
   .trim()
   .min(1, { message: giftMessages.recipientRequired, abort: true })
   .max(254, { message: giftMessages.recipientInvalid, abort: true })
+  // \s does not cover NUL and the other control characters, which PostgreSQL's text refuses.
+  .refine((v) => !CONTROL_CHARACTERS.test(v), { message: giftMessages.controlCharacters, abort: true })
   .refine((v) => EMAIL.test(v) || USERNAME.test(v), giftMessages.recipientInvalid);
 
 const optionalText = (max: number, tooLong: string) =>
