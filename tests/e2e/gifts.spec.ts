@@ -265,9 +265,16 @@ test.describe('gifts', () => {
     const aContext = await browser.newContext();
     const a = { context: aContext, page: await aContext.newPage() };
     const streams: string[] = [];
+    const ended: string[] = [];
+    const isStream = (url: string) => url.endsWith('/api/v1/notifications/stream');
     a.page.on('request', (request) => {
-      if (request.url().endsWith('/api/v1/notifications/stream')) streams.push(request.url());
+      if (isStream(request.url())) streams.push(request.url());
     });
+    for (const event of ['requestfinished', 'requestfailed'] as const) {
+      a.page.on(event, (request) => {
+        if (isStream(request.url())) ended.push(request.url());
+      });
+    }
     const aInput = await registerViaApi(a.page, 'user');
     await logInViaForm(a.page, 'user', aInput.email);
     const nav = a.page.getByRole('navigation', { name: 'User dashboard' });
@@ -316,6 +323,7 @@ test.describe('gifts', () => {
     // The welcome and "A gift card is yours" are unread; the gift's own notification was read when opened.
     await expect(bell).toHaveAccessibleName('Notifications, 2 unread');
     expect(streams).toHaveLength(1);
+    expect(ended).toHaveLength(0);
 
     // C's badge heard about it too (the acceptance), and the business sees its notifications page.
     await expect(
@@ -328,6 +336,12 @@ test.describe('gifts', () => {
     await expect(business.page.getByRole('list', { name: 'Your notifications' })).toBeVisible();
     await expectNoSeriousA11yViolations(business.page);
     await screenshots(business.page, testInfo, 'notifications-business');
+
+    // Log out closes the stream, and nothing opens another.
+    await a.page.getByRole('button', { name: 'Log Out' }).click();
+    await expect(a.page).toHaveURL(/\/$/);
+    await expect.poll(() => ended.length).toBe(1);
+    expect(streams).toHaveLength(1);
 
     await a.context.close();
     await c.context.close();
