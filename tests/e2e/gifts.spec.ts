@@ -270,11 +270,11 @@ test.describe('gifts', () => {
     a.page.on('request', (request) => {
       if (isStream(request.url())) streams.push(request.url());
     });
-    for (const event of ['requestfinished', 'requestfailed'] as const) {
-      a.page.on(event, (request) => {
-        if (isStream(request.url())) ended.push(request.url());
-      });
-    }
+    const onEnd = (request: { url: () => string }) => {
+      if (isStream(request.url())) ended.push(request.url());
+    };
+    a.page.on('requestfinished', onEnd);
+    a.page.on('requestfailed', onEnd);
     const aInput = await registerViaApi(a.page, 'user');
     await logInViaForm(a.page, 'user', aInput.email);
     const nav = a.page.getByRole('navigation', { name: 'User dashboard' });
