@@ -125,6 +125,10 @@ export type GiftPage = z.infer<typeof giftPageSchema>;
 
 export const giftListQuerySchema = z.object({
   direction: z.enum(['sent', 'received']).optional().describe('Omitted: both'),
+  purchasedCardId: z
+    .uuid({ error: 'That is not a valid id.' })
+    .optional()
+    .describe('Only the gifts of this card (e.g. the open gift holding one of your cards)'),
   limit: z.coerce.number().int().min(1).max(50).default(20),
   cursor: z.string().max(200).optional(),
 });

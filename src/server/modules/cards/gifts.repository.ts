@@ -97,7 +97,12 @@ export function receivedBy(accountId: string, email: string): SQL {
 export async function listGiftViews(
   db: DbOrTx,
   viewer: { accountId: string; email: string },
-  query: { direction?: 'sent' | 'received'; limit: number; after?: { time: string; id: string } },
+  query: {
+    direction?: 'sent' | 'received';
+    purchasedCardId?: string;
+    limit: number;
+    after?: { time: string; id: string };
+  },
 ) {
   const sent = eq(gifts.senderId, viewer.accountId);
   const received = receivedBy(viewer.accountId, viewer.email);
@@ -107,6 +112,7 @@ export async function listGiftViews(
     db,
     and(
       mine,
+      query.purchasedCardId ? eq(gifts.purchasedCardId, query.purchasedCardId) : undefined,
       query.after
         ? sql`(${listedAt}, ${gifts.id}) < (${query.after.time}::timestamptz, ${query.after.id}::uuid)`
         : undefined,

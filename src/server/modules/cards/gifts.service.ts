@@ -615,13 +615,14 @@ async function viewOf(db: DbOrTx, id: string, viewerId: string | null): Promise<
 export async function listGifts(
   deps: GiftDeps,
   viewer: GiftCaller,
-  query: { direction?: 'sent' | 'received'; limit: number; cursor?: string },
+  query: { direction?: 'sent' | 'received'; purchasedCardId?: string; limit: number; cursor?: string },
 ): Promise<GiftPage> {
   const rows = await listGiftViews(
     deps.db,
     { accountId: viewer.id, email: viewer.email },
     {
       direction: query.direction,
+      purchasedCardId: query.purchasedCardId,
       limit: query.limit + 1,
       after: query.cursor ? decodeCursor(query.cursor) : undefined,
     },

@@ -618,6 +618,21 @@ describe('the lists', () => {
     const both = (await me.request({ method: 'GET', url: '/api/v1/gifts' })).json() as GiftPage;
     expect(both.items.map((g) => [g.id, g.direction])).toEqual([[mine.id, 'sent']]);
 
+    const ofCard = (
+      await me.request({
+        method: 'GET',
+        url: `/api/v1/gifts?direction=sent&purchasedCardId=${myCard.id}`,
+      })
+    ).json() as GiftPage;
+    expect(ofCard.items.map((g) => g.id)).toEqual([mine.id]);
+    const notMine = (
+      await friend.request({
+        method: 'GET',
+        url: `/api/v1/gifts?purchasedCardId=${myCard.id}&direction=sent`,
+      })
+    ).json() as GiftPage;
+    expect(notMine.items).toEqual([]);
+
     const bad = await friend.request({ method: 'GET', url: '/api/v1/gifts?cursor=garbage' });
     expect(bad.statusCode).toBe(400);
     const shop = await business();
@@ -656,5 +671,19 @@ describe('a card in a gift cannot be used for anything else until the gift ends'
     const held: PurchasedCardDetail = await cardOf(sender, card.id);
     expect(held.status).toBe('gift_pending');
     expect(held.activities.map((a) => a.kind)).toEqual(['issue', 'gift_sent']);
+  });
+});
+
+describe('the API description', () => {
+  it('lists every gift route', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/api/docs/json' })).json() as {
+      paths: Record<string, Record<string, unknown>>;
+    };
+    expect(Object.keys(doc.paths['/api/v1/purchased-cards/{id}/gifts']!)).toEqual(['post']);
+    expect(Object.keys(doc.paths['/api/v1/gifts']!)).toEqual(['get']);
+    expect(Object.keys(doc.paths['/api/v1/gifts/{id}']!).sort()).toEqual(['get', 'patch']);
+    for (const action of ['accept', 'decline', 'cancel', 'preview']) {
+      expect(Object.keys(doc.paths[`/api/v1/gifts/{id}/${action}`]!), action).toEqual(['post']);
+    }
   });
 });
