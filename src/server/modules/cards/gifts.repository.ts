@@ -1,4 +1,4 @@
-import { aliasedTable, and, eq, inArray, isNull, lte, notInArray, or, sql, type SQL } from 'drizzle-orm';
+import { aliasedTable, and, eq, inArray, lte, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../db/client';
 import { accounts } from '../../db/schema/accounts';
@@ -80,17 +80,12 @@ export async function findGiftView(db: DbOrTx, id: string): Promise<GiftView | u
 }
 
 /**
- * Gifts addressed to this account: named by id, or (no account was named) to its e-mail address. A
- * scheduled gift is the sender's surprise until it is sent, so it is never the recipient's to see.
+ * Gifts addressed to this account by id (a gift to an address with no account is the link's, see
+ * recipientAccess). A scheduled gift is the sender's surprise until it is sent, so it is never the
+ * recipient's to see.
  */
-export function receivedBy(accountId: string, email: string): SQL {
-  return and(
-    or(
-      eq(gifts.recipientAccountId, accountId),
-      and(isNull(gifts.recipientAccountId), eq(gifts.recipientEmail, email.toLowerCase())),
-    ),
-    sql`${gifts.status} <> 'scheduled'`,
-  )!;
+export function receivedBy(accountId: string): SQL {
+  return and(eq(gifts.recipientAccountId, accountId), sql`${gifts.status} <> 'scheduled'`)!;
 }
 
 /** The account's gifts, sent, received or both, newest first (by when they were sent), a page at a time. */
@@ -105,7 +100,7 @@ export async function listGiftViews(
   },
 ) {
   const sent = eq(gifts.senderId, viewer.accountId);
-  const received = receivedBy(viewer.accountId, viewer.email);
+  const received = receivedBy(viewer.accountId);
   const mine =
     query.direction === 'sent' ? sent : query.direction === 'received' ? received : or(sent, received);
   return selectViews(

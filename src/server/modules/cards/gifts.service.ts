@@ -366,20 +366,18 @@ function stateConflict(gift: Pick<GiftRow, 'status'>, status: GiftStatus = gift.
 }
 
 /**
- * How the caller may act as this gift's recipient: as the account it names, as a user with the e-mail
- * address it was sent to (no account was named), or with the link's token. A scheduled gift has no
- * recipient yet.
+ * How the caller may act as this gift's recipient: as the account it names, or with the link's token.
+ * A gift sent to an address with no account is claimed only through the link mailed there: the address
+ * of an account is not verified, so someone who signs up with another person's address gets nothing.
+ * A scheduled gift has no recipient yet.
  */
 function recipientAccess(
   gift: GiftRow,
   caller: GiftCaller | null,
   token?: string,
-): 'account' | 'email' | 'token' | null {
+): 'account' | 'token' | null {
   if (gift.status === 'scheduled') return null;
-  if (caller?.role === 'user') {
-    if (gift.recipientAccountId === caller.id) return 'account';
-    if (!gift.recipientAccountId && gift.recipientEmail === caller.email.toLowerCase()) return 'email';
-  }
+  if (caller?.role === 'user' && gift.recipientAccountId === caller.id) return 'account';
   return tokenMatches(gift, token) ? 'token' : null;
 }
 

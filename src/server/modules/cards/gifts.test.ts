@@ -315,18 +315,27 @@ describe('accepting', () => {
     expect(again.json()).toMatchObject({ code: 'GIFT_STATE_CONFLICT', details: { status: 'accepted' } });
   });
 
-  it('an address without an account: the person signs up with it and accepts without the link', async () => {
+  it('an address without an account: signing up with that address claims nothing; only the mailed link does', async () => {
     const { sender, card } = await heldCard(t);
     const to = email();
     const gift = await sentGift(sender, card.id, { recipient: to });
+    // Addresses are not verified: whoever registers with it first must not see or take the gift.
     const newcomer = await user({ email: to.toUpperCase() });
     const list = (
       await newcomer.request({ method: 'GET', url: '/api/v1/gifts?direction=received' })
     ).json() as GiftPage;
-    expect(list.items.map((g) => [g.id, g.status, g.direction])).toEqual([[gift.id, 'pending', 'received']]);
-    const res = await actOnGift(t, newcomer, gift.id, 'accept');
+    expect(list.items).toEqual([]);
+    expect((await newcomer.request({ method: 'GET', url: `/api/v1/gifts/${gift.id}` })).statusCode).toBe(404);
+    expect((await actOnGift(t, newcomer, gift.id, 'accept')).statusCode).toBe(404);
+    expect((await cardOf(sender, card.id)).status).toBe('gift_pending');
+    const token = await tokenFor(t, to, gift.id);
+    const res = await actOnGift(t, newcomer, gift.id, 'accept', { token });
     expect(res.statusCode, res.body).toBe(200);
     expect((await cardOf(newcomer, card.id)).status).toBe('active');
+    const after = (
+      await newcomer.request({ method: 'GET', url: '/api/v1/gifts?direction=received' })
+    ).json() as GiftPage;
+    expect(after.items.map((g) => [g.id, g.status])).toEqual([[gift.id, 'accepted']]);
   });
 
   it('with the link’s token, any user account accepts it; a business cannot, the sender cannot, others see nothing', async () => {
@@ -671,6 +680,22 @@ describe('a card in a gift cannot be used for anything else until the gift ends'
     const held: PurchasedCardDetail = await cardOf(sender, card.id);
     expect(held.status).toBe('gift_pending');
     expect(held.activities.map((a) => a.kind)).toEqual(['issue', 'gift_sent']);
+  });
+
+  it('once accepted, the business cannot refund it to the buyer (it would take the recipient’s card)', async () => {
+    const { seller, sender, card } = await heldCard(t);
+    const friend = await user();
+    const gift = await sentGift(sender, card.id, { recipient: usernameOf(friend) });
+    expect((await actOnGift(t, friend, gift.id, 'accept')).statusCode).toBe(200);
+    const refund = await seller.request({ method: 'POST', url: `/api/v1/sold-cards/${card.id}/refund` });
+    expect(refund.statusCode, refund.body).toBe(409);
+    expect(refund.json()).toMatchObject({
+      code: 'REFUND_NOT_ALLOWED',
+      message: 'This card was given as a gift and now belongs to someone else, so it cannot be refunded.',
+    });
+    const kept = await cardOf(friend, card.id);
+    expect(kept.status).toBe('active');
+    expect(kept.activities.map((a) => a.kind)).toEqual(['issue', 'gift_sent', 'transfer']);
   });
 });
 

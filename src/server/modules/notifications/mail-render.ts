@@ -58,9 +58,13 @@ function plain(value: string): string {
  * clients render alike), at most 560 px wide, in Giftmart's colours. Links are absolute on `siteUrl`.
  */
 export function renderMail(
-  mail: { subject: string; content: MailContentColumn },
+  mail: { subject: string; content: MailContentColumn; accountId?: string | null },
   siteUrl: string,
 ): RenderedMail {
+  // Mail to an address with no account (a gift's recipient) cannot say "your account".
+  const why = mail.accountId
+    ? 'You get this mail because of your Giftmart account.'
+    : 'You get this mail because someone used Giftmart to send you something. If it was not meant for you, ignore it.';
   const subject = oneLine(mail.subject) || 'Giftmart';
   const heading = oneLine(mail.content.heading);
   const paragraphs = (mail.content.paragraphs ?? []).map(plain).filter(Boolean);
@@ -78,7 +82,7 @@ export function renderMail(
     ...(action ? [`${action.label}: ${action.href}`, ''] : []),
     '—',
     `Giftmart · ${home}`,
-    'You get this mail because of your Giftmart account.',
+    why,
     '',
   ].join('\n');
 
@@ -112,7 +116,7 @@ ${
 }
 </td></tr>
 <tr><td style="padding:16px 28px;border-top:1px solid #e2e8f0;font-family:${FONT};font-size:12px;line-height:18px;color:${MUTED};">
-<span style="color:${ACCENT};">&#9632;</span> You get this mail because of your <a href="${escapeHtml(home)}" style="color:${BRAND};">Giftmart</a> account.
+<span style="color:${ACCENT};">&#9632;</span> ${escapeHtml(why)}
 </td></tr>
 </table>
 </td></tr>

@@ -1,5 +1,5 @@
 import { simpleParser, type ParsedMail } from 'mailparser';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import net, { type AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import pino from 'pino';
@@ -384,7 +384,10 @@ describe('the worker in the server', () => {
         { to, kind: 'test', subject: 'From the worker', heading: 'h', paragraphs: ['p'] },
       ]);
       await expect.poll(() => inbox.to(to).length, { timeout: 5000 }).toBe(1);
-      expect(await outboxRows(to)).toMatchObject([{ status: 'sent', attempts: 1 }]);
+      // The SMTP server has the mail a moment before the worker writes down that it was sent.
+      await expect
+        .poll(async () => (await outboxRows(to)).map((r) => [r.status, r.attempts]), { timeout: 5000 })
+        .toEqual([['sent', 1]]);
     } finally {
       await stop();
     }
@@ -447,6 +450,16 @@ describe('rendering', () => {
     expect(mail.html).not.toMatch(/<img|<b>|<i>/);
     expect(mail.text).not.toContain('\u0000');
     expect(mail.text).toContain(`<i>go</i>: ${PUBLIC}/user-dashboard`);
+  });
+
+  it('says "your account" only in mail to an account; a gift to an address with no account says why it came', () => {
+    const content = { heading: 'h', paragraphs: ['p'] };
+    const toAccount = renderMail({ subject: 's', content, accountId: randomUUID() }, PUBLIC);
+    const toAddress = renderMail({ subject: 's', content, accountId: null }, PUBLIC);
+    expect(toAccount.text).toContain('because of your Giftmart account');
+    expect(toAddress.text).not.toContain('your Giftmart account');
+    expect(toAddress.text).toContain('someone used Giftmart to send you something');
+    expect(toAddress.html).toContain('someone used Giftmart to send you something');
   });
 
   it('links on the embedded default go to this machine’s port (the same rule as orders)', () => {

@@ -360,6 +360,13 @@ export async function refundCard(
           'This card’s order is not a paid order, so it cannot be refunded.',
         );
       }
+      if (voided.ownerId !== order.buyerId) {
+        // The buyer gave it away: refunding would take the recipient's card and pay the buyer.
+        throw new AppError(
+          'REFUND_NOT_ALLOWED',
+          'This card was given as a gift and now belongs to someone else, so it cannot be refunded.',
+        );
+      }
       await recordRefund(tx, { orderId: order.id, businessId, currency: order.currency });
       await updateOrder(tx, order.id, { status: 'refunded', refundedAt: new Date() });
       const value = formatMoney({ amount: Number(order.amount), currency: order.currency });
