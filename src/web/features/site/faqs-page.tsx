@@ -156,11 +156,13 @@ function groups(email: ReactNode): { title: string; faqs: Faq[] }[] {
           question: 'Can I send a card to someone else?',
           answer: (
             <p>
-              Yes. Open the card in My Gift Cards and send it to another Giftmart user. The card moves to
-              their account with its remaining balance and disappears from yours, and from then on only the
-              new owner can see its code. A sent card cannot be taken back, so check who you are sending it to
-              before you confirm. If the person is not on Giftmart yet, ask them to create a free account
-              first.
+              Yes. Open the card in My Gift Cards and choose Send as a gift: their e-mail address or Giftmart
+              username, their name, a message and, if you like, when it should arrive. You can also choose Buy
+              as a gift when you buy a card. Someone not on Giftmart yet gets an e-mail with a link to accept
+              it. Until they accept, the card waits (nobody can spend it) and you can cancel the gift or
+              correct the address. When they accept, the card moves to their account with its remaining
+              balance and a new code, so a code you saw before no longer works. If they decline, or do not
+              accept within 30 days, the card comes back to you.
             </p>
           ),
         },

@@ -94,7 +94,8 @@ function clauses(email: ReactNode): Clause[] {
           </li>
           <li>
             Whoever holds the secret redemption code can spend the card, so keep it private. A card can be
-            sent to another Giftmart user; once sent, it belongs to them and cannot be taken back.
+            sent as a gift; until its recipient accepts it the sender may cancel it, and once accepted it
+            belongs to the recipient (with a new code), cannot be taken back and is no longer refundable.
           </li>
           <li>
             If a business closes with cards still unspent, contact us. We will work with the business to
