@@ -13,6 +13,7 @@ import {
   listOwnCards,
 } from '../src/server/modules/catalogue/catalogue.service';
 import { createCodeVault, listMyCards, revealCode } from '../src/server/modules/cards/cards.service';
+import { sendGift } from '../src/server/modules/cards/gifts.service';
 import { redeem } from '../src/server/modules/cards/redemptions.service';
 import {
   confirmPayment,
@@ -86,7 +87,18 @@ async function seed(): Promise<void> {
           );
         }
       }
-      created.push("ada's purchases and a lunch");
+      // And she sends the bookshop's card to Tunde, who finds it waiting to be accepted.
+      const books = (await listMyCards(purchaseDeps, ada.id, { limit: 5 })).items.find((c) =>
+        c.businessName.includes('Bookhouse'),
+      );
+      if (books) {
+        await sendGift(purchaseDeps, { id: ada.id, role: 'user', email: ada.email }, books.id, {
+          recipient: demoUsers[1]!.username,
+          recipientName: 'Tunde',
+          message: 'Happy birthday! Find yourself a good read.',
+        });
+      }
+      created.push("ada's purchases, a lunch and a gift to tunde");
     }
   } finally {
     await database.close();
