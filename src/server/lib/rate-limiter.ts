@@ -82,6 +82,17 @@ export async function hit(db: DbOrTx, limits: Limit[]): Promise<void> {
   }
 }
 
+/**
+ * Gives back one try of every limit that `consume` spent, for an attempt that turned out not to count (a
+ * right password: only failures are limited, but they must be counted before the check to be counted at all).
+ */
+export async function refund(db: DbOrTx, limits: Limit[]): Promise<void> {
+  for (const limit of limits) {
+    await db.execute(sql`
+      UPDATE rate_limits SET hits = greatest(hits - 1, 0) WHERE key = ${limit.key} AND reset_at > now()`);
+  }
+}
+
 export async function clear(db: DbOrTx, key: string): Promise<void> {
   await db.execute(sql`DELETE FROM rate_limits WHERE key = ${key}`);
 }

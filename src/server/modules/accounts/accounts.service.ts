@@ -218,14 +218,14 @@ export async function logIn(deps: AuthDeps, input: Login, context: LoginContext)
       windowSeconds: config.LOGIN_FAILURE_WINDOW_SECONDS,
     },
   ];
-  await limiter.assertAllowed(db, limits, 'Too many failed sign-in attempts.');
+  // The try is counted before the password is checked (atomically, in one statement), so however many
+  // arrive at once at most the limit are ever checked; a right password then gives its try back.
+  await limiter.consume(db, limits, 'Too many failed sign-in attempts.');
 
   const passwordOk = await verifyPassword(account?.passwordHash ?? (await decoyHash()), input.password);
-  if (!account || !passwordOk) {
-    await limiter.hit(db, limits);
-    throw new AppError('INVALID_CREDENTIALS', messages.credentialsWrong);
-  }
+  if (!account || !passwordOk) throw new AppError('INVALID_CREDENTIALS', messages.credentialsWrong);
   await limiter.clear(db, limits[0]!.key);
+  await limiter.refund(db, limits.slice(1));
 
   if (context.role && account.role !== context.role) {
     // Only said after the password was right, so it reveals nothing to someone guessing.

@@ -613,6 +613,27 @@ describe('login rate limits', () => {
     expect(res.headers['set-cookie']).toBeUndefined();
   });
 
+  it('checks at most the limit of passwords when 40 wrong ones arrive at once (login and tokens)', async () => {
+    for (const url of ['/api/v1/auth/login', '/api/v1/auth/tokens']) {
+      const { input } = await registerBusiness();
+      const results = await Promise.all(
+        Array.from({ length: 40 }, (_, i) =>
+          post(url, { email: input.email, password: `wrong-${i}-password` }),
+        ),
+      );
+      const codes = results.map((r) => r.statusCode);
+      expect(
+        codes.filter((c) => c === 401),
+        url,
+      ).toHaveLength(max());
+      expect(
+        codes.filter((c) => c === 429),
+        url,
+      ).toHaveLength(40 - max());
+      expect((await post(url, { email: input.email, password: DEFAULT_PASSWORD })).statusCode).toBe(429);
+    }
+  });
+
   it('still lets the account in one failure short of the limit', async () => {
     const { input } = await registerBusiness();
     await fail(input.email, max() - 1);

@@ -292,6 +292,18 @@ describe('POST /api/loginbusiness', () => {
     });
     expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
   });
+
+  it('checks at most the limit of passwords when 40 wrong ones arrive at once', async () => {
+    const { input } = await registeredBusiness();
+    const results = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        post('/api/loginbusiness', { email: input.email, password: `wrong-${i}-password` }),
+      ),
+    );
+    const codes = results.map((r) => r.statusCode);
+    expect(codes.filter((c) => c === 401)).toHaveLength(t.config.LOGIN_MAX_FAILURES_PER_ACCOUNT);
+    expect(codes.filter((c) => c === 429)).toHaveLength(40 - t.config.LOGIN_MAX_FAILURES_PER_ACCOUNT);
+  });
 });
 
 describe('POST /api/loginuser', () => {

@@ -138,10 +138,10 @@ export async function createPin(db: Db, businessId: string, input: CreatePinInpu
 
 async function assertPassword(db: Db, businessId: string, password: string): Promise<void> {
   const limits = passwordLimits(businessId);
-  await limiter.assertAllowed(db, limits, 'Too many wrong passwords.');
+  // Counted before the check, atomically, so parallel tries cannot all pass a "still under the limit" read.
+  await limiter.consume(db, limits, 'Too many wrong passwords.');
   const passwordHash = await findPasswordHash(db, businessId);
   if (!passwordHash || !(await verifyPassword(passwordHash, password))) {
-    await limiter.hit(db, limits);
     throw new AppError('FORBIDDEN', 'That password is not correct.');
   }
   await limiter.clear(db, limits[0]!.key);

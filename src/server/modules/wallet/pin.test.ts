@@ -238,6 +238,19 @@ describe('PUT /api/v1/wallet/pin', () => {
     expect(res.json()).toMatchObject({ code: 'RATE_LIMITED' });
   });
 
+  it('checks at most 5 passwords when 40 wrong ones arrive at once', async () => {
+    const b = await businessWithPin('2580');
+    const results = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        changePin(b.request, { password: `wrong-${i}-pass`, newPin: '1357', confirmPin: '1357' }),
+      ),
+    );
+    const codes = results.map((r) => r.statusCode);
+    expect(codes.filter((c) => c === 403)).toHaveLength(5);
+    expect(codes.filter((c) => c === 429)).toHaveLength(35);
+    await expect(assertPin(t.database.db, b.account.id, '2580')).resolves.toBeUndefined();
+  });
+
   it('needs the current PIN or the password; the new PIN must be strong and typed twice', async () => {
     const b = await businessWithPin('2580');
     expectValidation(
