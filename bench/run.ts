@@ -1,5 +1,6 @@
 import { execSync } from 'node:child_process';
 import { benchCatalogue } from './catalogue';
+import { benchNotifications } from './notifications';
 import { benchPurchases } from './purchases';
 import { benchRedemptions } from './redemptions';
 import { benchStartup } from './startup';
@@ -17,6 +18,7 @@ const benches: [string, () => Promise<Record<string, string>>][] = [
   ['Purchases', benchPurchases],
   ['Withdrawals', benchWithdrawals],
   ['Redemptions', benchRedemptions],
+  ['Notifications', benchNotifications],
 ];
 const only = process.argv[2];
 for (const [name, run] of benches) {
