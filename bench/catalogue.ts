@@ -44,6 +44,8 @@ export async function benchCatalogue(): Promise<Record<string, string>> {
     DATABASE_URL: url,
     LOG_LEVEL: 'warn',
     NODE_ENV: 'production',
+    PUBLIC_URL: `http://127.0.0.1:${APP_PORT}`,
+    ALLOW_SANDBOX_IN_PRODUCTION: 'true',
     SESSION_SECRET: 'bench-session-secret-bench-session-secret',
     CODE_ENCRYPTION_KEY: 'bench-code-key-bench-code-key-bench-code-key',
     DATA_DIR: dataDir,

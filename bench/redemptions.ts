@@ -37,6 +37,8 @@ export async function benchRedemptions(): Promise<Record<string, string>> {
     LOG_LEVEL: 'warn',
     NODE_ENV: 'production',
     PAYMENT_PROVIDER: 'sandbox',
+    PUBLIC_URL: `http://127.0.0.1:${PORT}`,
+    ALLOW_SANDBOX_IN_PRODUCTION: 'true',
     SESSION_SECRET,
     CODE_ENCRYPTION_KEY: 'bench-code-key-bench-code-key-bench-code-key',
     DATA_DIR: dataDir,

@@ -64,6 +64,8 @@ const envSchema = z.object({
   /** Base address the payment provider sends buyers back to and webhooks to (default http://127.0.0.1:PORT). */
   PUBLIC_URL: z.url().optional(),
   PAYMENT_PROVIDER: z.enum(['sandbox', 'paystack']).default('sandbox'),
+  /** The sandbox issues real codes for test cards and marks withdrawals paid; production refuses it unless this is set. */
+  ALLOW_SANDBOX_IN_PRODUCTION: bool,
   PAYSTACK_SECRET_KEY: z.string().min(1).optional(),
   /** Platform fee on each sale in basis points (100 = 1 %). */
   PLATFORM_FEE_BPS: z.coerce.number().int().min(0).max(10_000).default(0),
@@ -122,6 +124,16 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     if (missing.length > 0) {
       throw new ConfigError(
         `Invalid configuration: ${missing.join(' and ')} must be set in production (32+ random characters each).`,
+      );
+    }
+    if (!env.PUBLIC_URL) {
+      throw new ConfigError(
+        'Invalid configuration: PUBLIC_URL must be set in production (the address buyers and webhooks come back to, e.g. https://giftmart.example).',
+      );
+    }
+    if (env.PAYMENT_PROVIDER === 'sandbox' && !env.ALLOW_SANDBOX_IN_PRODUCTION) {
+      throw new ConfigError(
+        'Invalid configuration: PAYMENT_PROVIDER is sandbox (the default) in production: test cards would issue real codes and withdrawals would be marked paid. Set PAYMENT_PROVIDER=paystack with PAYSTACK_SECRET_KEY, or ALLOW_SANDBOX_IN_PRODUCTION=true for a demo or benchmark.',
       );
     }
     return { ...env, DATA_DIR: dataDir } as Config;

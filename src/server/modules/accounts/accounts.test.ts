@@ -800,6 +800,8 @@ describe('session cookie', () => {
       NODE_ENV: 'production',
       SESSION_SECRET: 's'.repeat(40),
       CODE_ENCRYPTION_KEY: 'k'.repeat(40),
+      PUBLIC_URL: 'https://giftmart.example',
+      ALLOW_SANDBOX_IN_PRODUCTION: 'true',
     });
     try {
       const { input } = await registerBusiness();

@@ -521,6 +521,8 @@ describe('the local mailbox (/api/dev/mailbox)', () => {
       NODE_ENV: 'production',
       SESSION_SECRET: 's'.repeat(40),
       CODE_ENCRYPTION_KEY: 'k'.repeat(40),
+      PUBLIC_URL: 'https://giftmart.example',
+      ALLOW_SANDBOX_IN_PRODUCTION: 'true',
     });
     try {
       expect(production.config.NODE_ENV).toBe('production');

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './env';
+
+const production = {
+  NODE_ENV: 'production',
+  DATA_DIR: 'data/test-vitest-env',
+  SESSION_SECRET: 's'.repeat(40),
+  CODE_ENCRYPTION_KEY: 'k'.repeat(40),
+  PUBLIC_URL: 'https://giftmart.example',
+};
+
+describe('loadConfig in production', () => {
+  it('refuses the sandbox provider (the default), which would issue real codes for test cards', () => {
+    expect(() => loadConfig({ ...production })).toThrow(ConfigError);
+    expect(() => loadConfig({ ...production })).toThrow(
+      /PAYMENT_PROVIDER is sandbox[\s\S]*ALLOW_SANDBOX_IN_PRODUCTION/,
+    );
+    expect(() => loadConfig({ ...production, PAYMENT_PROVIDER: 'sandbox' })).toThrow(ConfigError);
+    expect(() => loadConfig({ ...production, ALLOW_SANDBOX_IN_PRODUCTION: 'false' })).toThrow(ConfigError);
+  });
+
+  it('runs the sandbox only when ALLOW_SANDBOX_IN_PRODUCTION says so', () => {
+    const config = loadConfig({ ...production, ALLOW_SANDBOX_IN_PRODUCTION: 'true' });
+    expect(config.PAYMENT_PROVIDER).toBe('sandbox');
+    expect(config.ALLOW_SANDBOX_IN_PRODUCTION).toBe(true);
+  });
+
+  it('runs with Paystack', () => {
+    const config = loadConfig({
+      ...production,
+      PAYMENT_PROVIDER: 'paystack',
+      PAYSTACK_SECRET_KEY: 'sk_live_x',
+    });
+    expect(config.PAYMENT_PROVIDER).toBe('paystack');
+  });
+
+  it('requires PUBLIC_URL', () => {
+    const { PUBLIC_URL: _unset, ...withoutUrl } = production;
+    const env = { ...withoutUrl, PAYMENT_PROVIDER: 'paystack', PAYSTACK_SECRET_KEY: 'sk_live_x' };
+    expect(() => loadConfig(env)).toThrow(/PUBLIC_URL must be set in production/);
+    expect(() => loadConfig({ ...env, PUBLIC_URL: '' })).toThrow(/PUBLIC_URL must be set in production/);
+  });
+
+  it('still lets development and tests use the sandbox without PUBLIC_URL', () => {
+    const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: 'data/test-vitest-env' });
+    expect(config.PAYMENT_PROVIDER).toBe('sandbox');
+    expect(config.PUBLIC_URL).toBeUndefined();
+  });
+});
