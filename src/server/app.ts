@@ -54,6 +54,10 @@ export interface AppOptions {
   logger?: boolean;
 }
 
+function trustHops(hops: number): (address: string, hop: number) => boolean {
+  return (_address, hop) => hop < hops;
+}
+
 /** Builds the whole app without listening, so tests can call `app.inject()`. */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config, db } = options;
@@ -65,7 +69,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
             level: config.LOG_LEVEL,
             redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
           },
-    trustProxy: config.TRUST_PROXY,
+    // A hop count trusts that many proxies from this server outward, so the address is the one the nearest
+    // proxy saw, never the leftmost X-Forwarded-For entry a client wrote (Fastify's types omit the number form).
+    trustProxy: typeof config.TRUST_PROXY === 'number' ? trustHops(config.TRUST_PROXY) : config.TRUST_PROXY,
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
     bodyLimit: 1024 * 1024,

@@ -47,3 +47,41 @@ describe('loadConfig in production', () => {
     expect(config.PUBLIC_URL).toBeUndefined();
   });
 });
+
+describe('TRUST_PROXY', () => {
+  const load = (TRUST_PROXY?: string) =>
+    loadConfig({
+      NODE_ENV: 'test',
+      DATA_DIR: 'data/test-vitest-env',
+      ...(TRUST_PROXY === undefined ? {} : { TRUST_PROXY }),
+    }).TRUST_PROXY;
+
+  it('is off by default and with false or 0', () => {
+    expect(load()).toBe(false);
+    expect(load('false')).toBe(false);
+    expect(load('0')).toBe(false);
+  });
+
+  it('takes a hop count', () => {
+    expect(load('1')).toBe(1);
+    expect(load('2')).toBe(2);
+  });
+
+  it('takes proxy addresses and CIDRs', () => {
+    expect(load('10.0.0.1, 192.168.0.0/16,::1,loopback')).toEqual([
+      '10.0.0.1',
+      '192.168.0.0/16',
+      '::1',
+      'loopback',
+    ]);
+  });
+
+  it('refuses true, which would believe the forgeable leftmost address, and says to give the hop count', () => {
+    expect(() => load('true')).toThrow(/TRUST_PROXY: true would trust the leftmost[\s\S]*number of proxies/);
+  });
+
+  it('refuses anything that is not an address', () => {
+    expect(() => load('yes')).toThrow(/TRUST_PROXY: must be false, a hop count/);
+    expect(() => load('10.0.0.0/40')).toThrow(/TRUST_PROXY/);
+  });
+});

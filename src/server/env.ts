@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -44,7 +45,39 @@ const envSchema = z.object({
     .pipe(
       z.array(z.url({ error: 'must be a comma-separated list of origins like https://giftmart.example' })),
     ),
-  TRUST_PROXY: bool,
+  /**
+   * Which X-Forwarded-For hops to believe: `false`, a hop count (`1` = the one proxy in front), or the proxies'
+   * addresses/CIDRs. Not `true`: that takes the leftmost address, which any client can write (issue 12).
+   */
+  TRUST_PROXY: z
+    .string()
+    .default('false')
+    .transform((v, ctx): TrustProxy => {
+      const value = v.trim();
+      if (value === 'false' || value === '0') return false;
+      if (value === 'true') {
+        ctx.addIssue({
+          code: 'custom',
+          message:
+            'true would trust the leftmost X-Forwarded-For address, which clients can forge; give the number of proxies in front (e.g. 1) or their addresses',
+        });
+        return z.NEVER;
+      }
+      if (/^\d+$/.test(value)) return Number(value);
+      const proxies = value
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
+      const bad = proxies.filter((p) => !isProxyAddress(p));
+      if (proxies.length === 0 || bad.length > 0) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `must be false, a hop count such as 1, or a comma-separated list of proxy addresses/CIDRs (not: ${bad.join(', ')})`,
+        });
+        return z.NEVER;
+      }
+      return proxies;
+    }),
   CURRENCY: z
     .string()
     .regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code such as NGN')
@@ -92,6 +125,20 @@ const envSchema = z.object({
   /** How often the mail worker looks for due mail in the outbox. */
   MAIL_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
 });
+
+/** What Fastify's trustProxy takes: no proxy, a hop count, or the proxies' addresses. */
+export type TrustProxy = false | number | string[];
+
+/** An IP address, a CIDR, or one of proxy-addr's names (loopback, linklocal, uniquelocal). */
+function isProxyAddress(value: string): boolean {
+  if (['loopback', 'linklocal', 'uniquelocal'].includes(value)) return true;
+  const [address = '', bits, ...rest] = value.split('/');
+  const version = isIP(address);
+  if (version === 0 || rest.length > 0) return false;
+  if (bits === undefined) return true;
+  if (!/^\d+$/.test(bits)) return isIP(bits) === version; // address/netmask
+  return Number(bits) <= (version === 4 ? 32 : 128);
+}
 
 export type RawEnv = z.infer<typeof envSchema>;
 export interface Config extends Omit<RawEnv, 'SESSION_SECRET' | 'CODE_ENCRYPTION_KEY'> {
