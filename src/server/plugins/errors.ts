@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import type { FieldErrors } from '../../shared/errors';
+import { CONTROL_CHARACTERS_MESSAGE } from '../../shared/text';
 import { AppError } from '../lib/app-error';
 
 /**
@@ -35,6 +36,14 @@ export function sendError(error: FastifyError | AppError, request: FastifyReques
     return reply.status(500).send({ code: 'INTERNAL_ERROR', message: 'Something went wrong on our side.' });
   }
 
+  const dataException = postgresDataException(error);
+  if (dataException) {
+    request.log.warn({ err: error, sqlState: dataException }, 'PostgreSQL refused a value from the request');
+    return reply
+      .status(400)
+      .send({ code: 'VALIDATION_FAILED', message: dataExceptionMessage(dataException) });
+  }
+
   const status = error.statusCode ?? 500;
   if (status >= 500) {
     request.log.error({ err: error }, 'request failed');
@@ -51,4 +60,33 @@ export function sendError(error: FastifyError | AppError, request: FastifyReques
         ? 'The request body is empty.'
         : 'The request could not be read. Check that it is valid JSON.';
   return reply.status(status).send({ code: 'VALIDATION_FAILED', message });
+}
+
+/**
+ * The SQLSTATE of a PostgreSQL "data exception" (class 22: a NUL or invalid byte in text, a number out of
+ * range, a malformed date…) behind this error, or undefined. Drizzle wraps the driver's error, so the
+ * SQLSTATE is on `cause`. The schemas should refuse such values first (`safeText`); this is the backstop,
+ * so a value PostgreSQL cannot take is the caller's 400, never our 500.
+ */
+function postgresDataException(error: unknown): string | undefined {
+  for (let current = error, depth = 0; current && depth < 3; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && /^22[0-9A-Z]{3}$/.test(code)) return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+function dataExceptionMessage(sqlState: string): string {
+  switch (sqlState) {
+    case '22021': // character_not_in_repertoire: "invalid byte sequence", e.g. a NUL in text
+    case '22P05': // untranslatable_character
+      return CONTROL_CHARACTERS_MESSAGE;
+    case '22001': // string_data_right_truncation
+      return 'A value in the request is too long.';
+    case '22003': // numeric_value_out_of_range
+      return 'A number in the request is out of range.';
+    default:
+      return 'A value in the request is not valid.';
+  }
 }

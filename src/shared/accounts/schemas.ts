@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { digitCount, normalizeNigerianPhone } from '../phone';
+import { safeText } from '../text';
 
 /**
  * Account schemas shared by the server (validation, OpenAPI) and the web forms (react-hook-form), so a
@@ -27,14 +28,12 @@ export const messages = {
   credentialsWrong: 'email or password incorrect',
 } as const;
 
-const name = z
-  .string({ error: messages.nameRequired })
+const name = safeText({ error: messages.nameRequired })
   .trim()
   .min(1, { message: messages.nameRequired, abort: true })
   .max(100, messages.nameTooLong);
 
-const email = z
-  .string({ error: messages.emailRequired })
+const email = safeText({ error: messages.emailRequired })
   .trim()
   .min(1, { message: messages.emailRequired, abort: true })
   .max(254, messages.emailInvalid)
@@ -68,8 +67,7 @@ const confirmPassword = z
   .string({ error: messages.confirmRequired })
   .min(1, { message: messages.confirmRequired, abort: true });
 
-const username = z
-  .string({ error: messages.usernameRequired })
+const username = safeText({ error: messages.usernameRequired })
   .trim()
   .min(1, { message: messages.usernameRequired, abort: true })
   .regex(/^[A-Za-z0-9._]{3,30}$/, messages.usernameInvalid)
@@ -92,8 +90,7 @@ export const registerUserSchema = z
 /** A user may sign in with an email or a username, so `email` here is "email or username". */
 export const loginSchema = z
   .object({
-    email: z
-      .string({ error: messages.emailRequired })
+    email: safeText({ error: messages.emailRequired })
       .trim()
       .min(1, messages.emailRequired)
       .max(254, messages.credentialsWrong),

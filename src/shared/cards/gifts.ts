@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { moneySchema } from '../accounts/schemas';
-import { CONTROL_CHARACTERS } from './schemas';
+import { CONTROL_CHARACTERS } from '../text';
 
 export const GIFT_MESSAGE_MAX_LENGTH = 500;
 export const GIFT_NAME_MAX_LENGTH = 100;

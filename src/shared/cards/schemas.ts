@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { moneySchema } from '../accounts/schemas';
+import { hasControlCharacters } from '../text';
 
 /**
  * active: can be spent; redeemed: used up (balance 0); expired: past its expiry; void: refunded, its code is
@@ -102,10 +103,7 @@ export const redeemMessages = {
   notPrintable: 'Use letters, digits and punctuation only (no control characters).',
 } as const;
 
-/** C0 control characters and DEL: never part of a typed note, and PostgreSQL cannot store NUL in text. */
-// eslint-disable-next-line no-control-regex -- finding control characters is the point
-export const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
-const printable = (value: string) => !CONTROL_CHARACTERS.test(value);
+const printable = (value: string) => !hasControlCharacters(value);
 
 export const cardCodeSchema = z
   .string({ error: redeemMessages.codeRequired })

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONTROL_CHARACTERS, type Redemption } from '../../../shared/cards/schemas';
+import type { Redemption } from '../../../shared/cards/schemas';
+import { CONTROL_CHARACTERS } from '../../../shared/text';
 import { buyCard, createDesign, type Account } from '../../../../tests/fixtures/cards';
 import { createTestApp, freshIp, registerAndLogin, type TestApp } from '../../../../tests/fixtures/test-app';
 

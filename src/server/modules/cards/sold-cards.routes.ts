@@ -1,11 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import {
-  CONTROL_CHARACTERS,
-  blockCardSchema,
-  soldCardPageSchema,
-  soldCardSchema,
-} from '../../../shared/cards/schemas';
+import { blockCardSchema, soldCardPageSchema, soldCardSchema } from '../../../shared/cards/schemas';
+import { CONTROL_CHARACTERS } from '../../../shared/text';
 import { apiErrorSchema } from '../../../shared/errors';
 import { requireSession } from '../../plugins/auth';
 import type { CardsDeps } from './cards.service';

@@ -10,6 +10,7 @@ import {
   giftCardSchema,
   minorAmountSchema,
 } from '../../../shared/catalogue/schemas';
+import { safeText } from '../../../shared/text';
 import { requireBusinessSelf, requireSession } from '../../plugins/auth';
 import { acceptLogoUploads, logoUploadBody } from '../../plugins/logo-upload';
 import { toAccount } from '../accounts/accounts.service';
@@ -60,7 +61,7 @@ export const giftCardRoutes: FastifyPluginAsyncZod<CatalogueDeps> = async (app, 
         summary: 'The public catalogue: every business’s cards on sale, newest first',
         querystring: z.object({
           ...pageQuery,
-          q: z.string().trim().max(100).optional().describe('Search by business name'),
+          q: safeText().trim().max(100).optional().describe('Search by business name'),
           businessId: z.uuid().optional().describe('Only this business’s cards'),
         }),
         response: { 200: giftCardPageSchema, 400: apiErrorSchema },

@@ -1,6 +1,8 @@
 import { createHmac } from 'node:crypto';
 import { and, eq, isNotNull, isNull, lte, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
+import { z } from 'zod';
+import { safeText } from '../../../../shared/text';
 import type { Db } from '../../../db/client';
 import { sandboxPayments } from '../../../db/schema/orders';
 import { constantTimeEqual } from '../../../lib/crypto';
@@ -41,10 +43,19 @@ export function signSandbox(secret: string, rawBody: string | Buffer): string {
   return createHmac('sha256', secret).update(rawBody).digest('hex');
 }
 
-interface SandboxBody {
-  event: 'payment.succeeded' | 'payment.failed';
-  data: { reference: string; amount: string; currency: string; reason?: string };
-}
+/**
+ * The sandbox's event, read strictly even though it is signed: its strings reach PostgreSQL, which refuses
+ * control characters in text (a NUL there was a 500), and a missing field must not reach BigInt().
+ */
+const sandboxBodySchema = z.object({
+  event: z.enum(['payment.succeeded', 'payment.failed']),
+  data: z.object({
+    reference: safeText().max(100),
+    amount: z.string().regex(/^\d{1,18}$/),
+    currency: safeText().max(3),
+    reason: safeText().max(500).optional(),
+  }),
+});
 
 /**
  * The sandbox provider keeps its payments in its own table and confirms them the way a real provider does:
@@ -76,7 +87,7 @@ export function createSandboxProvider(deps: { db: Db; secret: string }): Payment
       if (!constantTimeEqual(signature, signSandbox(deps.secret, rawBody))) {
         throw new InvalidSignatureError('sandbox webhook signature does not match');
       }
-      const body = JSON.parse(rawBody.toString('utf8')) as SandboxBody;
+      const body = sandboxBodySchema.parse(JSON.parse(rawBody.toString('utf8')));
       const common = {
         reference: body.data.reference,
         amount: BigInt(body.data.amount),
@@ -158,7 +169,7 @@ export async function deliverDueSandboxWebhooks(
   });
 
   for (const payment of due) {
-    const body: SandboxBody = {
+    const body: z.input<typeof sandboxBodySchema> = {
       event: payment.status === 'succeeded' ? 'payment.succeeded' : 'payment.failed',
       data: {
         reference: payment.reference,
