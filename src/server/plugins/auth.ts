@@ -81,13 +81,17 @@ function isSameOrigin(request: FastifyRequest, trusted: Set<string>): boolean {
   } catch {
     return false;
   }
-  return origin.host === hostAsIn(origin.protocol, request.host) || trusted.has(origin.origin);
+  return origin.origin === ownOrigin(request) || trusted.has(origin.origin);
 }
 
-/** The Host header as a URL of that scheme writes it: `localhost:80` is `localhost` for http, as in Origin. */
-function hostAsIn(protocol: string, host: string): string | undefined {
+/**
+ * The request's own origin: scheme, host and port, as Origin writes them (`http://localhost:80` is
+ * `http://localhost`). The scheme counts too: `https://<host>` sent to the plain-http server is another
+ * origin (issue 12). `request.protocol` follows X-Forwarded-Proto only when TRUST_PROXY trusts the hop.
+ */
+function ownOrigin(request: FastifyRequest): string | undefined {
   try {
-    return new URL(`${protocol}//${host}`).host;
+    return new URL(`${request.protocol}://${request.host}`).origin;
   } catch {
     return undefined;
   }

@@ -1035,6 +1035,14 @@ describe('CSRF protection of cookie-authenticated changes', () => {
   it.each([
     ['a foreign Origin', { origin: 'https://evil.example' }],
     ['a foreign Origin on the same host name but another port', { origin: 'http://localhost:8080' }],
+    [
+      'an https Origin with the same host and port sent to the http server',
+      { origin: 'https://localhost:80' },
+    ],
+    [
+      'an https Origin on the default https port sent to the http server',
+      { origin: 'https://localhost:443' },
+    ],
     ['Origin "null"', { origin: 'null' }],
     ['an Origin that is not a URL', { origin: 'not a url' }],
     ['a foreign Referer', { referer: 'https://evil.example/page' }],
@@ -1056,6 +1064,38 @@ describe('CSRF protection of cookie-authenticated changes', () => {
     const cookie = await signedIn();
     const res = await logout({ cookie, origin: 'http://localhost', host: 'localhost' });
     expect(res.statusCode, res.body).toBe(204);
+  });
+
+  it('refuses an https Origin with the same host name (no port) on the http server', async () => {
+    const cookie = await signedIn();
+    const res = await logout({ cookie, origin: 'https://localhost', host: 'localhost' });
+    expect(res.statusCode).toBe(403);
+    expect(res.json()).toEqual(rejected);
+  });
+
+  it('takes the scheme from X-Forwarded-Proto only behind a trusted proxy', async () => {
+    const proxied = await createTestApp({ TRUST_PROXY: '1' });
+    try {
+      const send = async (headers: Record<string, string>) =>
+        proxied.app.inject({
+          method: 'DELETE',
+          url: '/api/v1/auth/session',
+          headers: { cookie: await signedIn(), host: 'giftmart.test', ...headers },
+        });
+      const https = await send({ origin: 'https://giftmart.test', 'x-forwarded-proto': 'https' });
+      expect(https.statusCode, https.body).toBe(204);
+      const http = await send({ origin: 'http://giftmart.test', 'x-forwarded-proto': 'https' });
+      expect(http.statusCode).toBe(403);
+    } finally {
+      await proxied.close();
+    }
+    const direct = await logout({
+      cookie: await signedIn(),
+      host: 'giftmart.test',
+      origin: 'https://giftmart.test',
+      'x-forwarded-proto': 'https',
+    });
+    expect(direct.statusCode).toBe(403);
   });
 
   it('accepts a same-origin Referer when there is no Origin', async () => {
