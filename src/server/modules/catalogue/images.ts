@@ -32,13 +32,12 @@ const refused = (message: string) =>
 export async function checkLogo(bytes: Buffer): Promise<{ body: Buffer; extension: Kind }> {
   const kind = sniffImage(bytes);
   if (!kind) throw refused('The logo must be a PNG, JPEG or WebP image.');
-  let image: ReturnType<typeof sharp>;
   let width = 0;
   let height = 0;
   try {
-    // failOn 'truncated' refuses an image whose data stops early; limitInputPixels guards memory.
-    image = sharp(bytes, { failOn: 'truncated', limitInputPixels: MAX_IMAGE_SIDE * MAX_IMAGE_SIDE });
-    const meta = await image.metadata();
+    // Only the header is read here, so no pixel limit: with one, sharp refuses a 4097×4097 image before
+    // saying its size, and the business would be told the file is damaged instead of too large.
+    const meta = await sharp(bytes, { limitInputPixels: false }).metadata();
     width = meta.width ?? 0;
     height = meta.height ?? 0;
   } catch {
@@ -48,6 +47,8 @@ export async function checkLogo(bytes: Buffer): Promise<{ body: Buffer; extensio
     throw refused(`The logo can be at most ${MAX_IMAGE_SIDE}×${MAX_IMAGE_SIDE} pixels.`);
   }
   try {
+    // failOn 'truncated' refuses an image whose data stops early; limitInputPixels still guards memory.
+    const image = sharp(bytes, { failOn: 'truncated', limitInputPixels: MAX_IMAGE_SIDE * MAX_IMAGE_SIDE });
     const pipeline = image.rotate();
     const body =
       kind === 'png'

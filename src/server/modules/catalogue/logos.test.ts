@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { crc32 } from 'node:zlib';
 import { existsSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -45,6 +46,16 @@ const NOT_AN_IMAGE = 'The logo must be a PNG, JPEG or WebP image.';
 const NO_FILE = 'Please choose an image file for the logo.';
 
 const business = (app: TestApp = t) => registerAndLogin(app.app, 'business');
+
+/** A small real PNG whose IHDR is rewritten to claim width×height (its CRC recomputed): a header-only giant. */
+async function pngSaying(width: number, height: number): Promise<Buffer> {
+  const png = Buffer.from(await flatImage('png', 1, 1));
+  // Signature (8), IHDR length (4), type (4), then width and height; the CRC covers type and data (17 bytes).
+  png.writeUInt32BE(width, 16);
+  png.writeUInt32BE(height, 20);
+  png.writeUInt32BE(crc32(png.subarray(12, 29)), 29);
+  return png;
+}
 
 function putLogo(
   who: Account,
@@ -285,6 +296,16 @@ describe('PUT /api/v1/businesses/:businessId/logo', () => {
       [
         'a PNG 4097 pixels high',
         async () => ({ body: await flatImage('png', 10, 4097), filename: 'logo.png', type: 'image/png' }),
+        'The logo can be at most 4096×4096 pixels.',
+      ],
+      [
+        'a PNG of 4097×4097 (over the pixel limit, not only one side)',
+        async () => ({ body: await flatImage('png', 4097, 4097), filename: 'logo.png', type: 'image/png' }),
+        'The logo can be at most 4096×4096 pixels.',
+      ],
+      [
+        'a PNG whose header says 20000×20000',
+        async () => ({ body: await pngSaying(20_000, 20_000), filename: 'logo.png', type: 'image/png' }),
         'The logo can be at most 4096×4096 pixels.',
       ],
     ];
