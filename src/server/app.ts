@@ -33,6 +33,7 @@ import { pinRoutes } from './modules/wallet/pin.routes';
 import { walletRoutes } from './modules/wallet/wallet.routes';
 import { withdrawalRoutes } from './modules/wallet/withdrawals.routes';
 import { transferWebhookHandler } from './modules/wallet/withdrawals.service';
+import { logRedactPaths, serializeError } from './lib/log-redaction';
 import { registerAuth } from './plugins/auth';
 import { registerErrorHandling } from './plugins/errors';
 import { configRoutes, healthRoutes } from './plugins/meta';
@@ -52,6 +53,8 @@ export interface AppOptions {
   /** The payout provider (bank name resolution, transfers); defaults to the one PAYMENT_PROVIDER names. */
   payouts?: PayoutProvider;
   logger?: boolean;
+  /** Where log lines go instead of stdout (tests read them). */
+  logStream?: { write(line: string): void };
 }
 
 function trustHops(hops: number): (address: string, hop: number) => boolean {
@@ -67,7 +70,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         ? false
         : {
             level: config.LOG_LEVEL,
-            redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
+            redact: { paths: logRedactPaths, censor: '[redacted]' },
+            serializers: { err: serializeError },
+            ...(options.logStream ? { stream: options.logStream } : {}),
           },
     // A hop count trusts that many proxies from this server outward, so the address is the one the nearest
     // proxy saw, never the leftmost X-Forwarded-For entry a client wrote (Fastify's types omit the number form).
