@@ -91,6 +91,8 @@ export async function benchNotifications(): Promise<Record<string, string>> {
     DATABASE_URL: embedded.url,
     LOG_LEVEL: 'warn',
     NODE_ENV: 'production',
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    ALLOW_SANDBOX_IN_PRODUCTION: 'true',
     PAYMENT_PROVIDER: 'sandbox',
     SESSION_SECRET,
     CODE_ENCRYPTION_KEY,
