@@ -2,6 +2,7 @@ import multipart from '@fastify/multipart';
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { AppError } from '../lib/app-error';
+import { requireBusinessSelf, requireSession } from './auth';
 import { sendError } from './errors';
 
 /** The multipart body of a logo upload: one file in the field `logo` (the old client's field name). */
@@ -31,11 +32,29 @@ function sizeInWords(bytes: number): string {
   return mb >= 1 ? `${mb} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`;
 }
 
+const uuid = z.uuid();
+
+/**
+ * Who may upload, checked in onRequest: the multipart body is read (and buffered) before validation and the
+ * handler, so without this an anonymous or foreign request would have its whole file read before being
+ * refused (issue 12). The route's `:businessId` must be the signed-in business; a malformed id is left to
+ * the params schema (400), as on every other route.
+ */
+async function requireLogoOwner(request: FastifyRequest): Promise<void> {
+  await requireSession(request, 'business');
+  const { businessId } = request.params as { businessId?: unknown };
+  if (typeof businessId === 'string' && uuid.safeParse(businessId).success) {
+    await requireBusinessSelf(request, businessId);
+  }
+}
+
 /**
  * Accepts multipart in this scope only, buffered (a logo is small) and limited to one file of the
- * configured size; a larger file gets a 413 that says the limit.
+ * configured size; a larger file gets a 413 that says the limit. Every route in the scope is a business's
+ * own logo at `…/:businessId`, and who asks is checked before the body is read.
  */
 export async function acceptLogoUploads(scope: FastifyInstance, maxBytes: number): Promise<void> {
+  scope.addHook('onRequest', requireLogoOwner);
   await scope.register(multipart, {
     attachFieldsToBody: 'keyValues',
     limits: { fileSize: maxBytes, files: 1, fields: 5, parts: 6 },

@@ -3,6 +3,7 @@ import { crc32 } from 'node:zlib';
 import { existsSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +11,7 @@ import type { GiftCard } from '../../../shared/catalogue/schemas';
 import {
   createTestApp,
   registerAndLogin,
+  sameOrigin,
   tempStorage,
   type TestApp,
 } from '../../../../tests/fixtures/test-app';
@@ -491,6 +493,46 @@ describe('PUT /api/v1/businesses/:businessId/logo', () => {
     });
     expect(crossSite.statusCode).toBe(403);
     expect(crossSite.json()).toMatchObject({ code: 'CSRF_REJECTED' });
+    expect(await sessionLogo(owner)).toBeNull();
+  });
+
+  it('refuses a signed-out, user or foreign upload before reading its body (catalogue and legacy routes)', async () => {
+    const owner = await business();
+    const other = await business();
+    const buyer = await registerAndLogin(t.app, 'user');
+    const form = logoForm(Buffer.concat([PNG_MAGIC, Buffer.alloc(1_800_000, 7)]));
+    const CHUNK = 16 * 1024;
+    for (const [method, url] of [
+      ['PUT', `/api/v1/businesses/${owner.account.id}/logo`],
+      ['PATCH', `/api/updatebusinesslogo/${owner.account.id}`],
+    ] as const) {
+      for (const [who, status] of [
+        [{}, 401],
+        [{ cookie: buyer.cookie, ...sameOrigin }, 403],
+        [{ cookie: other.cookie, ...sameOrigin }, 403],
+      ] as const) {
+        let sent = 0;
+        // The body is handed over a chunk at a time, as it would arrive, so what the server read is countable.
+        const body = Readable.from(
+          (function* () {
+            for (let at = 0; at < form.payload.length; at += CHUNK) {
+              const chunk = form.payload.subarray(at, at + CHUNK);
+              sent += chunk.length;
+              yield chunk;
+            }
+          })(),
+        );
+        const res = await t.app.inject({
+          method,
+          url,
+          payload: body,
+          headers: { ...form.headers, 'content-length': String(form.payload.length), ...who },
+        });
+        expect(res.statusCode, `${url} ${res.body}`).toBe(status);
+        expect(sent, url).toBeLessThan(form.payload.length / 4);
+        body.destroy();
+      }
+    }
     expect(await sessionLogo(owner)).toBeNull();
   });
 
