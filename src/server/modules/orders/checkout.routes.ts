@@ -1,4 +1,5 @@
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { hasZodFastifySchemaValidationErrors, type FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { FastifyError } from 'fastify';
 import { z } from 'zod';
 import { formatMoney } from '../../../shared/money';
 import type { PurchaseDeps } from './orders.service';
@@ -36,6 +37,8 @@ const STYLE = `
   .error{background:#fef2f2;color:#991b1b;border-radius:8px;padding:10px 12px;font-size:14px;margin-top:12px}
   .tests{margin-top:20px;font-size:14px;color:#334155}.tests code{font-weight:700}
   ul{padding-left:18px}`;
+
+const formUnreadable = 'Fill in the card details and choose Pay or Cancel payment.';
 
 function page(title: string, body: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
@@ -78,6 +81,46 @@ ${error ? `<p class="error" role="alert">${escape(error)}</p>` : ''}
     );
   }
 
+  const notFoundPage = () =>
+    page(
+      'Payment not found',
+      '<div class="card"><h1>Payment not found</h1><p class="muted">This checkout link is not valid.</p></div>',
+    );
+
+  const finishedPage = (payment: NonNullable<Awaited<ReturnType<typeof load>>>) =>
+    page(
+      'Payment complete',
+      `<div class="card"><h1>This payment is finished</h1><p class="muted">You can go back to Giftmart.</p><p><a href="${escape(localPath(payment.returnUrl))}">Back to Giftmart</a></p></div>`,
+    );
+
+  /**
+   * These routes answer a person with HTML, so their errors do too (the app's handler answers JSON, which
+   * the routes' HTML response schemas refused: a 500). Unknown or malformed id: the not-found page; a form
+   * that does not validate (or cannot be read): the form again with the problem in words.
+   */
+  app.setErrorHandler<FastifyError>(async (error, request, reply) => {
+    reply.type('text/html').header('cache-control', 'no-store');
+    const id = (request.params as { paymentId?: unknown } | undefined)?.paymentId;
+    const payment = typeof id === 'string' && z.uuid().safeParse(id).success ? await load(id) : undefined;
+    if (!payment) return reply.status(404).send(notFoundPage());
+    const invalid = hasZodFastifySchemaValidationErrors(error);
+    const status = invalid ? 400 : (error.statusCode ?? 500);
+    if (status >= 500) {
+      request.log.error({ err: error }, 'sandbox checkout failed');
+      return reply
+        .status(500)
+        .send(
+          page(
+            'Something went wrong',
+            '<div class="card"><h1>Something went wrong on our side</h1><p class="muted">Try again in a moment.</p></div>',
+          ),
+        );
+    }
+    if (payment.status !== 'pending') return reply.status(400).send(finishedPage(payment));
+    const message = invalid ? (error.validation[0]?.message ?? formUnreadable) : formUnreadable;
+    return reply.status(status).send(form(payment, message));
+  });
+
   const params = z.object({ paymentId: z.uuid() });
 
   app.get(
@@ -94,21 +137,8 @@ ${error ? `<p class="error" role="alert">${escape(error)}</p>` : ''}
     async (request, reply) => {
       const payment = await load(request.params.paymentId);
       reply.type('text/html').header('cache-control', 'no-store');
-      if (!payment)
-        return reply
-          .status(404)
-          .send(
-            page(
-              'Payment not found',
-              '<div class="card"><h1>Payment not found</h1><p class="muted">This checkout link is not valid.</p></div>',
-            ),
-          );
-      if (payment.status !== 'pending') {
-        return page(
-          'Payment complete',
-          `<div class="card"><h1>This payment is finished</h1><p class="muted">You can go back to Giftmart.</p><p><a href="${escape(localPath(payment.returnUrl))}">Back to Giftmart</a></p></div>`,
-        );
-      }
+      if (!payment) return reply.status(404).send(notFoundPage());
+      if (payment.status !== 'pending') return finishedPage(payment);
       return form(payment);
     },
   );
@@ -121,22 +151,24 @@ ${error ? `<p class="error" role="alert">${escape(error)}</p>` : ''}
         summary: 'Sandbox checkout form: pay with a test card or cancel; redirects back to the shop',
         params,
         consumes: ['application/x-www-form-urlencoded'],
-        body: z.object({
-          cardNumber: z.string().max(40).optional(),
-          expiry: z.string().max(10).optional(),
-          cvv: z.string().max(10).optional(),
-          action: z.enum(['pay', 'cancel']).default('pay'),
-        }),
+        body: z.object(
+          {
+            cardNumber: z
+              .string()
+              .max(40, 'The card number is too long: enter the digits on the card.')
+              .optional(),
+            expiry: z.string().max(10, 'Enter the expiry as MM/YY.').optional(),
+            cvv: z.string().max(10, 'The CVV is the 3 or 4 digits on the back of the card.').optional(),
+            action: z.enum(['pay', 'cancel'], { error: 'Choose Pay or Cancel payment.' }).default('pay'),
+          },
+          { error: formUnreadable },
+        ),
         response: { 303: z.null(), 400: z.string(), 404: z.string() },
       },
     },
     async (request, reply) => {
       const payment = await load(request.params.paymentId);
-      if (!payment)
-        return reply
-          .status(404)
-          .type('text/html')
-          .send(page('Payment not found', '<div class="card"><h1>Payment not found</h1></div>'));
+      if (!payment) return reply.status(404).type('text/html').send(notFoundPage());
       const back = localPath(payment.returnUrl);
       if (payment.status !== 'pending') return reply.redirect(back, 303);
       if (request.body.action === 'cancel') {
