@@ -35,7 +35,7 @@ import { withdrawalRoutes } from './modules/wallet/withdrawals.routes';
 import { transferWebhookHandler } from './modules/wallet/withdrawals.service';
 import { logRedactPaths, serializeError } from './lib/log-redaction';
 import { registerAuth } from './plugins/auth';
-import { registerErrorHandling } from './plugins/errors';
+import { clientErrorHandler, registerErrorHandling, sendError } from './plugins/errors';
 import { configRoutes, healthRoutes } from './plugins/meta';
 import { registerOpenApi } from './plugins/openapi';
 import { registerWeb } from './plugins/web';
@@ -80,6 +80,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
     bodyLimit: 1024 * 1024,
+    // Errors Fastify and Node raise before any route runs answer in the API's shape too (issue 12).
+    frameworkErrors: sendError,
+    clientErrorHandler,
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);

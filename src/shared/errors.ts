@@ -51,6 +51,12 @@ export const errorCodes = {
   BANK_ACCOUNT_REQUIRED: 400,
   /** The upload is too large. */
   PAYLOAD_TOO_LARGE: 413,
+  /** The address is too long (a path segment over the router's limit); nothing was looked up. */
+  URI_TOO_LONG: 414,
+  /** The request's headers (cookies included) are over the server's size limit. */
+  HEADERS_TOO_LARGE: 431,
+  /** The request did not arrive in time (the connection was too slow or stalled). */
+  REQUEST_TIMEOUT: 408,
   /** A withdrawal (or PIN change) needs a transaction PIN, and this business has not created one. */
   PIN_REQUIRED: 400,
   /** The transaction PIN is wrong; the message says how many tries are left before the lock-out. */

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Socket } from 'node:net';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
-import type { FieldErrors } from '../../shared/errors';
+import type { ApiError, FieldErrors } from '../../shared/errors';
 import { CONTROL_CHARACTERS_MESSAGE } from '../../shared/text';
 import { AppError } from '../lib/app-error';
 
@@ -10,7 +11,39 @@ import { AppError } from '../lib/app-error';
  * what went wrong inside — that goes to the log with the request id.
  */
 export function registerErrorHandling(app: FastifyInstance): void {
+  // Errors raised before routing (bad URL, over-long parameter) go through Fastify's `frameworkErrors`
+  // option and Node's parse errors through `clientErrorHandler`: buildApp passes sendError and
+  // clientErrorHandler for those, so they have this shape too.
   app.setErrorHandler(sendError);
+}
+
+/**
+ * Node answers what it cannot parse (headers over its limit, bytes that are not HTTP, a stalled request)
+ * before Fastify sees a request; Fastify's default writes its own `{ error, statusCode }` there.
+ */
+export function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, reason, body]: [number, string, ApiError] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [
+          431,
+          'Request Header Fields Too Large',
+          { code: 'HEADERS_TOO_LARGE', message: 'The request headers are too large.' },
+        ]
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [
+            408,
+            'Request Timeout',
+            { code: 'REQUEST_TIMEOUT', message: 'The request took too long to arrive.' },
+          ]
+        : [400, 'Bad Request', { code: 'VALIDATION_FAILED', message: 'The request could not be read.' }];
+  const json = JSON.stringify(body);
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${reason}\r\nContent-Length: ${Buffer.byteLength(json)}\r\nContent-Type: application/json; charset=utf-8\r\nConnection: close\r\n\r\n${json}`,
+    );
+  }
+  socket.destroy(error);
 }
 
 export function sendError(error: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply) {
@@ -51,6 +84,14 @@ export function sendError(error: FastifyError | AppError, request: FastifyReques
   }
   if (status === 413) {
     return reply.status(413).send({ code: 'PAYLOAD_TOO_LARGE', message: 'That upload is too large.' });
+  }
+  if (status === 414 || error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    return reply.status(414).send({ code: 'URI_TOO_LONG', message: 'That address is too long.' });
+  }
+  if (error.code === 'FST_ERR_BAD_URL') {
+    return reply
+      .status(400)
+      .send({ code: 'VALIDATION_FAILED', message: 'That address is not valid (a malformed %-encoding).' });
   }
   // Fastify's own 4xx (malformed JSON, unsupported content type): say what it is in plain words.
   const message =
