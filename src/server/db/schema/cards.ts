@@ -199,9 +199,6 @@ export const gifts = pgTable(
     index('gifts_expiry_idx')
       .on(t.expiresAt)
       .where(sql`${t.status} = 'pending'`),
-    check(
-      'gifts_message_length',
-      sql`${t.message} IS NULL OR char_length(${t.message}) <= 500`,
-    ),
+    check('gifts_message_length', sql`${t.message} IS NULL OR char_length(${t.message}) <= 500`),
   ],
 );
