@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { formatMoney } from '../../../shared/money';
 import { withdrawalMessages, type Withdrawal } from '../../../shared/wallet/schemas';
-import type { Db } from '../../db/client';
+import type { Db, DbOrTx } from '../../db/client';
 import type { Config } from '../../env';
 import { decodeCursor, encodeCursor } from '../../lib/cursor';
 import { AppError, notFound } from '../../lib/app-error';
@@ -225,7 +225,11 @@ export async function applyTransferState(
 ): Promise<void> {
   await deps.db.transaction(async (tx) => {
     const row = await lockWithdrawal(tx, withdrawalId);
-    if (!row || row.status === 'paid' || row.status === 'failed') return;
+    if (!row || row.status === 'failed') return;
+    if (row.status === 'paid') {
+      if (state.status === 'reversed') await reversePaidWithdrawal(tx, row, state.reason);
+      return;
+    }
     const transferCode = state.transferCode ?? row.providerTransferCode;
     if (state.status === 'pending') {
       if (row.status === 'requested') {
@@ -325,6 +329,51 @@ export async function applyTransferState(
   });
 }
 
+/**
+ * The bank sent a paid withdrawal back (Paystack's transfer.reversed after transfer.success): the money
+ * returns from settled payouts to the wallet, and the withdrawal ends `failed` with the reason (ADR 008),
+ * which the owner already reads as "not in your bank, back in your wallet, withdraw again".
+ */
+async function reversePaidWithdrawal(tx: DbOrTx, row: WithdrawalRow, reason: string): Promise<void> {
+  const settled = await ensurePlatformAccount(tx, 'payouts_settled', row.currency);
+  const wallet = await openWallet(tx, row.businessId, row.currency);
+  await postEntry(tx, {
+    kind: 'payout_reversed',
+    reference: `withdrawal:${row.id}:reversed`,
+    currency: row.currency,
+    postings: [
+      { ledgerAccountId: settled, amount: -row.amount },
+      { ledgerAccountId: wallet, amount: row.amount },
+    ],
+  });
+  const failureReason = `${reason} It had been reported as paid; the money is back in your wallet.`;
+  await updateWithdrawal(tx, row.id, {
+    status: 'failed',
+    failureReason,
+    completedAt: new Date(),
+    nextAttemptAt: null,
+  });
+  await notify(tx, [
+    {
+      accountId: row.businessId,
+      kind: 'withdrawal_status',
+      title: 'Withdrawal reversed',
+      body: `The bank sent back your ${money(row.amount, row.currency)} withdrawal. The money is back in your wallet.`,
+      link: '/dashboard/wallet',
+      mail: {
+        subject: 'Your Giftmart withdrawal was reversed',
+        heading: 'Withdrawal reversed',
+        paragraphs: [
+          `The bank sent back your ${money(row.amount, row.currency)} withdrawal after it was paid. ${reason}`,
+          'The money is back in your wallet. Check the bank account and withdraw again.',
+          `Reference: ${row.reference}.`,
+        ],
+        action: { label: 'Open your wallet', path: '/dashboard/wallet' },
+      },
+    },
+  ]);
+}
+
 /** The payout job: sends due transfers (once per reference) and follows the ones in progress. */
 export async function processDueWithdrawals(deps: WithdrawalDeps, limit = 20): Promise<number> {
   const due = await deps.db.transaction((tx) => leaseDueWithdrawals(tx, limit));
@@ -396,7 +445,9 @@ export function transferWebhookHandler(deps: WithdrawalDeps): WebhookHandler {
           transfer.reference,
           transfer.type === 'transfer.success'
             ? { status: 'success' }
-            : { status: 'failed', reason: transfer.reason },
+            : transfer.type === 'transfer.reversed'
+              ? { status: 'reversed', reason: transfer.reason }
+              : { status: 'failed', reason: transfer.reason },
         );
         if (!known) throw new AppError('NOT_FOUND', 'That withdrawal was not found.');
         return 'transfer-applied';

@@ -388,4 +388,68 @@ describe('Paystack transfer webhooks', () => {
       await paystack.close();
     }
   });
+
+  it('a transfer.reversed after success puts the money back in the wallet once, says so, and a redelivery does nothing', async () => {
+    const secret = 'sk_test_reversal';
+    const paystack = await createTestApp({ PAYMENT_PROVIDER: 'paystack', PAYSTACK_SECRET_KEY: secret });
+    const deliver = (event: object) => {
+      const raw = JSON.stringify(event);
+      return paystack.app.inject({
+        method: 'POST',
+        url: '/api/v1/payments/paystack/webhook',
+        headers: {
+          'content-type': 'application/json',
+          'x-paystack-signature': createHmac('sha512', secret).update(raw).digest('hex'),
+        },
+        payload: raw,
+      });
+    };
+    try {
+      const business = await fundedBusiness(500_000n);
+      const res = await business.request({
+        method: 'POST',
+        url: '/api/v1/withdrawals',
+        payload: { amount: 100_000, pin: PIN },
+      });
+      const { id, reference } = res.json() as { id: string; reference: string };
+      const paid = await deliver({
+        event: 'transfer.success',
+        data: { reference, amount: 100000, status: 'success' },
+      });
+      expect(paid.json()).toEqual({ received: true, result: 'transfer-applied' });
+      expect(await balance(business)).toBe(400_000);
+
+      const reversal = {
+        event: 'transfer.reversed',
+        data: { reference, amount: 100000, status: 'reversed' },
+      };
+      const first = await Promise.all([deliver(reversal), deliver(reversal), deliver(reversal)]);
+      expect(first.map((d) => d.statusCode)).toEqual([200, 200, 200]);
+      expect(await balance(business)).toBe(500_000);
+      const again = await deliver(reversal);
+      expect(again.statusCode).toBe(200);
+      expect(await balance(business)).toBe(500_000);
+
+      const after = (await business.request({ method: 'GET', url: `/api/v1/withdrawals/${id}` })).json();
+      expect(after).toMatchObject({ status: 'failed', failureReason: expect.stringMatching(/reversed/) });
+      const entries = await t.database.db.execute(
+        sql`SELECT count(*)::int AS n FROM journal_entries WHERE reference LIKE ${`withdrawal:${id}:%`}`,
+      );
+      expect(entries.rows[0]).toEqual({ n: 2 }); // settled, then reversed
+      expect(await unbalancedEntries()).toBe(0);
+      const notes = await t.database.db.execute<{ title: string }>(
+        sql`SELECT title FROM notifications WHERE account_id = ${business.id} AND kind = 'withdrawal_status' ORDER BY created_at`,
+      );
+      expect(notes.rows.filter((r) => r.title === 'Withdrawal reversed')).toHaveLength(1);
+      const mails = await t.database.db.execute<{ subject: string }>(
+        sql`SELECT subject FROM mail_outbox WHERE account_id = ${business.id} AND subject LIKE '%reversed%'`,
+      );
+      expect(mails.rows).toEqual([{ subject: 'Your Giftmart withdrawal was reversed' }]);
+      // A late success for the same transfer does not mark it paid again.
+      await deliver({ event: 'transfer.success', data: { reference, amount: 100000, status: 'success' } });
+      expect(await balance(business)).toBe(500_000);
+    } finally {
+      await paystack.close();
+    }
+  });
 });

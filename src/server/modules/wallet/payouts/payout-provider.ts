@@ -16,11 +16,14 @@ export interface Transfer {
 export type TransferState =
   | { status: 'pending'; transferCode?: string }
   | { status: 'success'; transferCode?: string }
-  | { status: 'failed'; reason: string; transferCode?: string };
+  | { status: 'failed'; reason: string; transferCode?: string }
+  /** The provider sent the money back, possibly after reporting success (Paystack's transfer.reversed). */
+  | { status: 'reversed'; reason: string; transferCode?: string };
 
 export type TransferEvent =
   | { type: 'transfer.success'; reference: string }
   | { type: 'transfer.failed'; reference: string; reason: string }
+  | { type: 'transfer.reversed'; reference: string; reason: string }
   | { type: 'ignored'; event: string };
 
 export interface PayoutProvider {

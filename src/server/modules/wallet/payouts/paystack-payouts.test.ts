@@ -192,7 +192,7 @@ describe('Paystack transfers', () => {
     });
     const reversed = signed({ event: 'transfer.reversed', data: { reference: 'WD-3', status: 'reversed' } });
     expect(payouts.parseWebhook(reversed.raw, reversed.headers)).toMatchObject({
-      type: 'transfer.failed',
+      type: 'transfer.reversed',
       reason: /reversed/,
     });
     const charge = signed({ event: 'charge.success', data: { reference: 'GM-1' } });

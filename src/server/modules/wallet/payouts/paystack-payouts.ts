@@ -126,14 +126,19 @@ export function createPaystackPayouts(deps: { secretKey: string; fetchImpl?: Fet
       };
       if (body.event === 'transfer.success')
         return { type: 'transfer.success', reference: body.data.reference };
-      if (body.event === 'transfer.failed' || body.event === 'transfer.reversed') {
+      if (body.event === 'transfer.failed') {
         return {
           type: 'transfer.failed',
           reference: body.data.reference,
-          reason:
-            body.event === 'transfer.reversed'
-              ? 'The bank reversed the transfer.'
-              : 'The bank could not complete the transfer.',
+          reason: 'The bank could not complete the transfer.',
+        };
+      }
+      // Paystack may send it after transfer.success: the money came back, so it goes back to the wallet.
+      if (body.event === 'transfer.reversed') {
+        return {
+          type: 'transfer.reversed',
+          reference: body.data.reference,
+          reason: 'The bank reversed the transfer.',
         };
       }
       return { type: 'ignored', event: body.event };
