@@ -28,6 +28,12 @@ export const legacyWithdrawalRoutes: FastifyPluginAsyncZod<withdrawals.Withdrawa
       schema: {
         tags: ['legacy'],
         summary: 'Withdraw to the default bank account (old client); needs the transaction PIN',
+        description:
+          'Send an `Idempotency-Key`: a retry with the same key and body returns the first withdrawal (200) ' +
+          'and moves no money; the same key with a different body is 409 IDEMPOTENCY_CONFLICT. Without a ' +
+          `key, an identical request (same amount, to the default account) within ${withdrawals.LEGACY_SAME_WITHDRAWAL_SECONDS} s ` +
+          'of the last one returns that withdrawal (200) instead of making another.',
+        headers: z.object({ 'idempotency-key': z.string().min(1).max(200).optional() }),
         params: z.object({ businessId: z.uuid({ error: 'That is not a business id.' }) }),
         body: z.object({
           amount: majorAmountSchema(deps.config.CURRENCY, Number.MAX_SAFE_INTEGER).describe(
@@ -37,17 +43,18 @@ export const legacyWithdrawalRoutes: FastifyPluginAsyncZod<withdrawals.Withdrawa
             .optional()
             .describe('The transaction PIN (the old client did not send one; Giftmart requires it)'),
         }),
-        response: { 201: envelope(withdrawalSchema), ...errors },
+        response: { 200: envelope(withdrawalSchema), 201: envelope(withdrawalSchema), ...errors },
       },
     },
     async (request, reply) => {
       const session = await requireBusinessSelf(request, request.params.businessId);
-      const { withdrawal } = await withdrawals.requestLegacyWithdrawal(
+      const { withdrawal, replayed } = await withdrawals.requestLegacyWithdrawal(
         { ...deps, log: request.log },
         session.account.id,
         request.body,
+        request.headers['idempotency-key'],
       );
-      return reply.status(201).send({ message: 'Withdrawal requested', data: withdrawal });
+      return reply.status(replayed ? 200 : 201).send({ message: 'Withdrawal requested', data: withdrawal });
     },
   );
 };

@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull, lte, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, isNull, lte, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { bankAccounts, ledgerAccounts, withdrawals } from '../../db/schema/wallet';
 
@@ -126,4 +126,32 @@ export async function shareLiveBankAccount(tx: DbOrTx, id: string): Promise<bool
     .where(and(eq(bankAccounts.id, id), isNull(bankAccounts.removedAt)))
     .for('share');
   return Boolean(row);
+}
+
+/**
+ * A withdrawal without an Idempotency-Key of the same amount to the same account made in the last
+ * `seconds`: read under the wallet's lock, so of two identical requests at once the second sees the first.
+ */
+export async function findRecentIdenticalWithdrawal(
+  tx: DbOrTx,
+  businessId: string,
+  bankAccountId: string,
+  amount: bigint,
+  seconds: number,
+): Promise<WithdrawalRow | undefined> {
+  const [row] = await tx
+    .select()
+    .from(withdrawals)
+    .where(
+      and(
+        eq(withdrawals.businessId, businessId),
+        eq(withdrawals.bankAccountId, bankAccountId),
+        eq(withdrawals.amount, amount),
+        isNull(withdrawals.idempotencyKey),
+        gt(withdrawals.createdAt, sql`now() - make_interval(secs => ${seconds})`),
+      ),
+    )
+    .orderBy(desc(withdrawals.createdAt))
+    .limit(1);
+  return row;
 }

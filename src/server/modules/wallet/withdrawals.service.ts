@@ -17,6 +17,7 @@ import {
   findLiveBankAccount,
   findWithdrawal,
   findWithdrawalByKey,
+  findRecentIdenticalWithdrawal,
   findWithdrawalByReference,
   insertWithdrawal,
   leaseDueWithdrawals,
@@ -68,12 +69,15 @@ export interface WithdrawalRequest {
  * transaction that holds the wallet's lock: the balance check, the ledger entry (wallet → payouts in
  * flight) and the withdrawal row. The payout itself is a background job, so the request answers at once
  * and a crash cannot lose it. With an Idempotency-Key, a retry gets the first answer and moves nothing.
+ * Without one, `sameWithinSeconds` (the old client, which never sends a key) makes an identical request
+ * (amount and bank account) within that many seconds of an earlier keyless one answer that one instead.
  */
 export async function requestWithdrawal(
   deps: WithdrawalDeps,
   businessId: string,
   input: WithdrawalRequest,
   idempotencyKey?: string,
+  sameWithinSeconds?: number,
 ): Promise<{ withdrawal: Withdrawal; replayed: boolean }> {
   const fingerprint = `${input.amount}:${input.bankAccountId ?? 'default'}`;
   if (idempotencyKey) {
@@ -105,7 +109,7 @@ export async function requestWithdrawal(
   await assertPin(deps.db, businessId, input.pin);
 
   const amount = BigInt(input.amount);
-  let created: WithdrawalRow;
+  let created: WithdrawalRow & { replayed?: boolean };
   try {
     created = await deps.db.transaction(async (tx) => {
       const wallet = await openWallet(tx, businessId, currency);
@@ -113,6 +117,14 @@ export async function requestWithdrawal(
       await lockWalletAccount(tx, wallet);
       // Holds the bank account against a concurrent removal (which checks for withdrawals in flight).
       if (!(await shareLiveBankAccount(tx, bank.id))) throw notFound('That bank account');
+      // Under the wallet's lock, so a request racing the first one with its key (or, for the old
+      // client, identical and keyless) finds it here rather than failing the balance check.
+      const same = idempotencyKey
+        ? await findWithdrawalByKey(tx, businessId, idempotencyKey)
+        : sameWithinSeconds
+          ? await findRecentIdenticalWithdrawal(tx, businessId, bank.id, amount, sameWithinSeconds)
+          : undefined;
+      if (same) return { ...same, replayed: true };
       const balance = await ownedAccountBalance(tx, 'business_wallet', businessId, currency);
       if (amount > balance) {
         throw new AppError(
@@ -165,6 +177,7 @@ export async function requestWithdrawal(
     }
     throw error;
   }
+  if (created.replayed) return { withdrawal: await replay(deps, created, fingerprint), replayed: true };
   return { withdrawal: await view(deps, created.id), replayed: false };
 }
 
@@ -413,13 +426,23 @@ export async function applyTransferEvent(
 }
 
 /**
+ * How long an identical keyless request from the old client (same business, amount and default account)
+ * counts as the same withdrawal: long enough for a double click or a client retry, short enough that a
+ * deliberate second withdrawal of the same amount a little later goes through.
+ */
+export const LEGACY_SAME_WITHDRAWAL_SECONDS = 10;
+
+/**
  * The old client's withdrawal: it sent no PIN. A business that has set one must send it (in "pin"); one
- * that has none is refused by the PIN check itself, with the same words as /api/v1.
+ * that has none is refused by the PIN check itself, with the same words as /api/v1. An Idempotency-Key is
+ * honoured as on /api/v1; without one, an identical request within LEGACY_SAME_WITHDRAWAL_SECONDS is the
+ * same withdrawal.
  */
 export async function requestLegacyWithdrawal(
   deps: WithdrawalDeps,
   businessId: string,
   input: { amount: number; pin?: string | undefined },
+  idempotencyKey?: string,
 ) {
   if (!input.pin && (await hasPin(deps.db, businessId))) {
     throw new AppError(
@@ -430,7 +453,13 @@ export async function requestLegacyWithdrawal(
       },
     );
   }
-  return requestWithdrawal(deps, businessId, { amount: input.amount, pin: input.pin ?? '' });
+  return requestWithdrawal(
+    deps,
+    businessId,
+    { amount: input.amount, pin: input.pin ?? '' },
+    idempotencyKey,
+    LEGACY_SAME_WITHDRAWAL_SECONDS,
+  );
 }
 
 /** The wallet's share of the provider's webhook: transfer outcomes (Paystack sends them to the payments URL). */
