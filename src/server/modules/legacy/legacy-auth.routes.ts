@@ -34,6 +34,8 @@ const errors = {
 
 export const legacyAuthRoutes: FastifyPluginAsyncZod<auth.AuthDeps> = async (app, deps) => {
   const production = deps.config.NODE_ENV === 'production';
+  // The old client stores its login and stays signed in across browser restarts, so its login is always a
+  // "remember me" one (a REMEMBER_MS cookie), not a browser-session cookie it would lose on restart.
 
   async function businessSession(account: AccountRow) {
     const cards = await listOwnCards(deps, account.id, { limit: LEGACY_LIST_LIMIT, sort: 'newest' });
@@ -89,17 +91,21 @@ export const legacyAuthRoutes: FastifyPluginAsyncZod<auth.AuthDeps> = async (app
     {
       schema: {
         tags: ['legacy'],
-        summary: 'Log in as a business (old client); also sets the session cookie',
+        summary: 'Log in as a business (old client); also sets a 30-day ("remember me") session cookie',
         body: loginSchema,
         response: { 200: envelope(legacyBusinessSchema), ...errors },
       },
     },
     async (request, reply) => {
-      const issued = await auth.logIn(deps, request.body, {
-        ip: request.ip,
-        role: 'business',
-        kind: 'cookie',
-      });
+      const issued = await auth.logIn(
+        deps,
+        { ...request.body, remember: true },
+        {
+          ip: request.ip,
+          role: 'business',
+          kind: 'cookie',
+        },
+      );
       setSessionCookie(reply, production, issued);
       return { message: 'Login successful', data: await businessSession(issued.account) };
     },
@@ -110,13 +116,17 @@ export const legacyAuthRoutes: FastifyPluginAsyncZod<auth.AuthDeps> = async (app
     {
       schema: {
         tags: ['legacy'],
-        summary: 'Log in as a user (old client); also sets the session cookie',
+        summary: 'Log in as a user (old client); also sets a 30-day ("remember me") session cookie',
         body: loginSchema,
         response: { 200: envelope(legacyUserSession), ...errors },
       },
     },
     async (request, reply) => {
-      const issued = await auth.logIn(deps, request.body, { ip: request.ip, role: 'user', kind: 'cookie' });
+      const issued = await auth.logIn(
+        deps,
+        { ...request.body, remember: true },
+        { ip: request.ip, role: 'user', kind: 'cookie' },
+      );
       setSessionCookie(reply, production, issued);
       return { message: 'Login successful', data: userSession(issued.account) };
     },

@@ -31,6 +31,15 @@ function e164(national: string): string {
   return `+234${national.slice(1)}`;
 }
 
+/** The old client stores its login and stays signed in across browser restarts: a "remember me" cookie. */
+function expectRememberedCookie(res: LightMyRequestResponse) {
+  const expires = /Expires=([^;]+)/i.exec(sessionCookieHeader(res))?.[1];
+  expect(expires, sessionCookieHeader(res)).toBeDefined();
+  const inMs = Date.parse(expires!) - Date.now();
+  expect(inMs).toBeGreaterThan(30 * DAY_MS - 60_000);
+  expect(inMs).toBeLessThan(30 * DAY_MS + 60_000);
+}
+
 function sessionCookieHeader(res: LightMyRequestResponse): string {
   const raw = res.headers['set-cookie'];
   const all = Array.isArray(raw) ? raw : raw ? [raw] : [];
@@ -196,7 +205,7 @@ describe('POST /api/registeruser', () => {
 });
 
 describe('POST /api/loginbusiness', () => {
-  it('answers 200 with the business session and sets the session cookie', async () => {
+  it('answers 200 with the business session and sets a 30-day session cookie (the old client stays signed in)', async () => {
     const { input, data } = await registeredBusiness();
     const res = await post('/api/loginbusiness', { email: input.email, password: DEFAULT_PASSWORD });
     expect(res.statusCode, res.body).toBe(200);
@@ -216,7 +225,7 @@ describe('POST /api/loginbusiness', () => {
     const header = sessionCookieHeader(res);
     expect(header).toMatch(/; HttpOnly/i);
     expect(header).toMatch(/; SameSite=Lax/i);
-    expect(header).not.toMatch(/Expires=|Max-Age=/i);
+    expectRememberedCookie(res);
 
     const session = await t.app.inject({
       method: 'GET',
@@ -307,7 +316,7 @@ describe('POST /api/loginbusiness', () => {
 });
 
 describe('POST /api/loginuser', () => {
-  it('answers 200 with the user session and sets the session cookie', async () => {
+  it('answers 200 with the user session and sets a 30-day session cookie (the old client stays signed in)', async () => {
     const { input, data } = await registeredUser();
     const res = await post('/api/loginuser', { email: input.email, password: DEFAULT_PASSWORD });
     expect(res.statusCode, res.body).toBe(200);
@@ -322,6 +331,7 @@ describe('POST /api/loginuser', () => {
       },
     });
     expectNoSecrets(res);
+    expectRememberedCookie(res);
     const session = await t.app.inject({
       method: 'GET',
       url: '/api/v1/auth/session',
