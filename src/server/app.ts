@@ -19,6 +19,7 @@ import { diskStorage, type Storage } from './modules/catalogue/storage';
 import { uploadsRoutes } from './modules/catalogue/uploads.routes';
 import { legacyAuthRoutes } from './modules/legacy/legacy-auth.routes';
 import { legacyCardRoutes } from './modules/legacy/legacy-cards.routes';
+import { legacyOrderRoutes } from './modules/legacy/legacy-orders.routes';
 import { legacyWithdrawalRoutes } from './modules/legacy/legacy-withdrawals.routes';
 import { devMailboxRoutes, notificationRoutes } from './modules/notifications/notifications.routes';
 import { checkoutRoutes } from './modules/orders/checkout.routes';
@@ -152,6 +153,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(devMailboxRoutes, { prefix: '/api/dev', ...deps });
   await app.register(legacyAuthRoutes, { prefix: '/api', ...deps });
   await app.register(legacyCardRoutes, { prefix: '/api', ...deps });
+  await app.register(legacyOrderRoutes, { prefix: '/api', ...deps });
   await app.register(legacyWithdrawalRoutes, { prefix: '/api', ...deps });
   await app.register(uploadsRoutes, deps);
   if (deps.payments.name === 'sandbox') await app.register(checkoutRoutes, deps);

@@ -32,6 +32,20 @@ export const legacyPublicBusinessSchema = z
   .object({ _id: z.string(), name: z.string(), logo: z.string(), giftCard: z.array(legacyCardSchema) })
   .meta({ id: 'LegacyPublicBusiness' });
 
+export const legacyOrderSchema = z
+  .object({
+    _id: z.string().describe('The order id (the same order as GET /api/v1/orders/{id})'),
+    reference: z.string(),
+    status: z
+      .enum(['pending', 'paid', 'failed', 'refunded'])
+      .describe('pending until the provider confirms the payment; the card is issued only then'),
+    moneyWorth: z.number().describe('The price in major units (naira), as the old client shows it'),
+    giftcardID: z.string(),
+    businessID: z.string(),
+    checkoutUrl: z.string().nullable().describe('Where the buyer pays (the provider’s hosted checkout)'),
+  })
+  .meta({ id: 'LegacyOrder' });
+
 export function toLegacyCard(card: GiftCard): z.infer<typeof legacyCardSchema> {
   return {
     _id: card.id,
