@@ -228,8 +228,10 @@ export async function listMyWithdrawals(
 
 /**
  * Applies a transfer's state to its withdrawal, once: paid moves the money from in flight to settled;
- * failed puts it back in the wallet. The withdrawal row is locked, so a webhook and the job racing each
- * other (or a webhook delivered many times) change it once.
+ * failed (or reversed before it was paid) puts it back in the wallet; reversed after it was paid takes it
+ * back from settled into the wallet. The withdrawal row is locked, so a webhook and the job racing each
+ * other (or a webhook delivered many times) change it once; the ledger's unique entry reference
+ * `withdrawal:<id>:reversed` keeps the money from coming back twice by any path.
  */
 export async function applyTransferState(
   deps: WithdrawalDeps,
