@@ -16,6 +16,20 @@ test.describe('bank accounts', () => {
   }) => {
     const input = await registerViaApi(page, 'business');
     await logInViaForm(page, 'business', input.email);
+
+    // Without a transaction PIN, where payouts go cannot be changed: the dialog says to create one first.
+    await page.goto('/dashboard/wallet?add-bank=1');
+    const noPin = page.getByRole('dialog', { name: 'Add New bank account' });
+    await expect(noPin.getByText('Set your transaction PIN first')).toBeVisible();
+    await noPin.getByRole('button', { name: 'Cancel' }).click();
+    const origin = new URL(page.url()).origin;
+    const created = await page.request.post('/api/v1/wallet/pin', {
+      data: { pin: '2580', confirmPin: '2580' },
+      headers: { origin },
+    });
+    expect(created.status()).toBe(201);
+    await page.goto('/dashboard');
+
     const pendingBank = page.getByRole('link', { name: /Add default bank/ });
     await expect(pendingBank).toContainText('PENDING');
     await pendingBank.click();
@@ -31,6 +45,7 @@ test.describe('bank accounts', () => {
     await dialog.getByLabel('Account number').fill(number);
     await dialog.getByRole('button', { name: 'Verify account' }).click();
     await expect(dialog.getByRole('status')).toContainText(`Is this your account?${name}`);
+    await dialog.getByLabel('Transaction PIN').fill('2580');
     await dialog.getByRole('button', { name: 'Save bank account' }).click();
     await expect(dialog).toBeHidden();
     await expect(page).toHaveURL(/\/dashboard\/wallet$/);
@@ -50,6 +65,7 @@ test.describe('bank accounts', () => {
     await dialog.getByLabel('Account number').fill(second);
     await dialog.getByRole('button', { name: 'Verify account' }).click();
     await expect(dialog.getByRole('status')).toContainText(sandboxAccountName(second));
+    await dialog.getByLabel('Transaction PIN').fill('2580');
     await dialog.getByRole('button', { name: 'Save bank account' }).click();
     await expect(dialog).toBeHidden();
     const others = page.getByRole('region', { name: 'Other Bank Accounts' });
@@ -57,6 +73,9 @@ test.describe('bank accounts', () => {
     await others
       .getByRole('button', { name: `Make default: Zenith Bank account ending ${second.slice(-4)}` })
       .click();
+    const confirm = page.getByRole('dialog', { name: /Make this Zenith Bank account your default/ });
+    await confirm.getByRole('textbox', { name: 'Transaction PIN' }).fill('2580');
+    await confirm.getByRole('button', { name: 'Make default' }).click();
     await expect(defaultSection).toContainText('Zenith Bank');
     await expect(others).toContainText('Guaranty Trust Bank');
     await expectNoSeriousA11yViolations(page);

@@ -55,6 +55,7 @@ test('a business with sales sets a PIN, adds a bank account, withdraws and sees 
   await add.getByLabel('Account number').fill(makeNuban('058', '123456789'));
   await add.getByRole('button', { name: 'Verify account' }).click();
   await expect(add.getByRole('status')).toContainText('Is this your account?');
+  await add.getByLabel('Transaction PIN').fill('2580');
   await add.getByRole('button', { name: 'Save bank account' }).click();
   await expect(page.getByRole('region', { name: 'Default Bank Account' })).toContainText(
     'Guaranty Trust Bank',

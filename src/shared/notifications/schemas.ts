@@ -18,6 +18,7 @@ export const notificationKindSchema = z.enum([
   'gift_returned',
   'gift_cancelled',
   'withdrawal_status',
+  'bank_account_changed',
 ]);
 export type NotificationKind = z.infer<typeof notificationKindSchema>;
 

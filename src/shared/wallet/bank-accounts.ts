@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { checkNuban, findBank, type Bank } from './banks';
+import { withdrawalPinSchema } from './schemas';
 
 /** The API contract of bank accounts (issue 5): the bank list, name resolution and saving. */
 
@@ -47,9 +48,21 @@ export const createBankAccountSchema = z
       .min(1, { error: 'Verify the account first.' })
       .max(200)
       .describe('The name the business confirmed (from /bank-accounts/resolve)'),
+    pin: withdrawalPinSchema.describe(
+      'The transaction PIN: where payouts go is guarded like a withdrawal (wrong tries count toward the lock-out)',
+    ),
   })
   .meta({ id: 'CreateBankAccount' });
 export type CreateBankAccountInput = z.infer<typeof createBankAccountSchema>;
+
+export const setDefaultBankAccountSchema = z
+  .object({
+    pin: withdrawalPinSchema.describe(
+      'The transaction PIN: the default account receives the next payout, so it is guarded like a withdrawal',
+    ),
+  })
+  .meta({ id: 'SetDefaultBankAccount' });
+export type SetDefaultBankAccountInput = z.infer<typeof setDefaultBankAccountSchema>;
 
 export const bankAccountMessages = {
   unknownBank: 'Choose your bank from the list.',

@@ -6,6 +6,7 @@ import {
   createBankAccountSchema,
   resolveBankAccountSchema,
   resolvedBankAccountSchema,
+  setDefaultBankAccountSchema,
 } from '../../../shared/wallet/bank-accounts';
 import { NIGERIAN_BANKS } from '../../../shared/wallet/banks';
 import { bankAccountSchema } from '../../../shared/wallet/schemas';
@@ -13,6 +14,12 @@ import { requireSession } from '../../plugins/auth';
 import * as service from './bank-accounts.service';
 
 const signedIn = { 401: apiErrorSchema, 403: apiErrorSchema };
+/** Where payouts go is guarded by the transaction PIN, with the withdrawals' wrong-try count and lock-out. */
+const pinErrors = { 423: apiErrorSchema };
+const pinDescription =
+  'Needs the transaction PIN in `pin`, checked like a withdrawal: 400 PIN_REQUIRED without a PIN set, ' +
+  '403 PIN_INCORRECT for a wrong one (counted), 423 PIN_LOCKED after too many. The owner is notified ' +
+  '(notification and e-mail).';
 const idParams = z.object({ id: z.uuid({ error: 'That is not a bank account id.' }) });
 
 export const bankAccountRoutes: FastifyPluginAsyncZod<service.BankAccountDeps> = async (app, deps) => {
@@ -82,7 +89,8 @@ export const bankAccountRoutes: FastifyPluginAsyncZod<service.BankAccountDeps> =
         description:
           'The name is resolved again; 409 ACCOUNT_NAME_MISMATCH (with details.accountName) when it is no ' +
           'longer the confirmed one. 409 BANK_ACCOUNT_EXISTS for an account already added. The first ' +
-          'account becomes the default.',
+          'account becomes the default. ' +
+          pinDescription,
         body: createBankAccountSchema,
         response: {
           201: bankAccountSchema,
@@ -90,6 +98,7 @@ export const bankAccountRoutes: FastifyPluginAsyncZod<service.BankAccountDeps> =
           ...signedIn,
           409: apiErrorSchema,
           422: apiErrorSchema,
+          ...pinErrors,
           429: apiErrorSchema,
           502: apiErrorSchema,
         },
@@ -107,13 +116,22 @@ export const bankAccountRoutes: FastifyPluginAsyncZod<service.BankAccountDeps> =
       schema: {
         tags: ['bank accounts'],
         summary: 'Make one of your bank accounts the default (the old default becomes an other account)',
+        description: pinDescription,
         params: idParams,
-        response: { 200: bankAccountSchema, 400: apiErrorSchema, ...signedIn, 404: apiErrorSchema },
+        body: setDefaultBankAccountSchema,
+        response: {
+          200: bankAccountSchema,
+          400: apiErrorSchema,
+          ...signedIn,
+          404: apiErrorSchema,
+          ...pinErrors,
+          429: apiErrorSchema,
+        },
       },
     },
     async (request) => {
       const session = await requireSession(request, 'business');
-      return service.setDefaultBankAccount(deps, session.account.id, request.params.id);
+      return service.setDefaultBankAccount(deps, session.account.id, request.params.id, request.body);
     },
   );
 

@@ -1,4 +1,4 @@
-import type { Db } from '../../db/client';
+import type { Db, DbOrTx } from '../../db/client';
 import type { Config } from '../../env';
 import { AppError, notFound } from '../../lib/app-error';
 import { assertAllowed, hit, type Limit } from '../../lib/rate-limiter';
@@ -10,9 +10,12 @@ import {
   type CreateBankAccountInput,
   type ResolveBankAccountInput,
   type ResolvedBankAccount,
+  type SetDefaultBankAccountInput,
 } from '../../../shared/wallet/bank-accounts';
 import type { Bank } from '../../../shared/wallet/banks';
+import { notify } from '../notifications/notifications.service';
 import type { PayoutProvider } from './payouts/payout-provider';
+import { assertPin } from './pin.service';
 import { toBankAccount } from './wallet.repository';
 import * as repo from './bank-accounts.repository';
 
@@ -81,6 +84,44 @@ export async function listBankAccounts(deps: BankAccountDeps, businessId: string
   return (await repo.listLive(deps.db, businessId)).map(toBankAccount);
 }
 
+/**
+ * Tells the owner, by notification and e-mail, that where their payouts go has changed: a stolen session
+ * that redirects the next payout is then seen by the owner before the money leaves.
+ */
+async function tellOwner(
+  tx: DbOrTx,
+  businessId: string,
+  row: { bankName: string; accountNumber: string; isDefault: boolean },
+  change: 'added' | 'made-default',
+): Promise<void> {
+  const what = `${row.bankName} ••••${row.accountNumber.slice(-4)}`;
+  const title =
+    change === 'made-default'
+      ? 'A bank account was made your default'
+      : row.isDefault
+        ? 'A bank account was added and made your default'
+        : 'A bank account was added';
+  const body = `${title}: ${what}.`;
+  await notify(tx, [
+    {
+      accountId: businessId,
+      kind: 'bank_account_changed',
+      title,
+      body,
+      link: '/dashboard/wallet',
+      mail: {
+        subject: `Giftmart: ${title.charAt(0).toLowerCase()}${title.slice(1)}`,
+        heading: title,
+        paragraphs: [
+          `${body}${row.isDefault ? ' Your next withdrawal will be paid into it.' : ''}`,
+          'If this was not you, change your password and transaction PIN now, and remove the account.',
+        ],
+        action: { label: 'Review your bank accounts', path: '/dashboard/wallet' },
+      },
+    },
+  ]);
+}
+
 function alreadyAdded(bank: Bank): AppError {
   return new AppError('BANK_ACCOUNT_EXISTS', `You have already added this ${bank.name} account.`);
 }
@@ -88,7 +129,8 @@ function alreadyAdded(bank: Bank): AppError {
 /**
  * Saves an account the business confirmed: the name is resolved again now and must still be the one they
  * saw (else ACCOUNT_NAME_MISMATCH, with the current name in details). The first live account becomes the
- * default.
+ * default. The transaction PIN is checked first (before the bank is asked), as for a withdrawal, and the
+ * owner is told.
  */
 export async function addBankAccount(
   deps: BankAccountDeps,
@@ -98,6 +140,7 @@ export async function addBankAccount(
   const bank = checkedBank(input);
   if (await repo.findLiveByNumber(deps.db, businessId, bank.code, input.accountNumber))
     throw alreadyAdded(bank);
+  await assertPin(deps.db, businessId, input.pin);
   const accountName = await lookUp(deps, businessId, bank, input.accountNumber);
   if (!sameAccountName(accountName, input.accountName)) {
     throw new AppError(
@@ -117,21 +160,28 @@ export async function addBankAccount(
       accountName,
       isDefault: !(await repo.hasDefault(tx, businessId)),
     });
+    await tellOwner(tx, businessId, row, 'added');
     return toBankAccount(row);
   });
 }
 
+/** Makes an account the default, after the transaction PIN (checked as for a withdrawal); the owner is told. */
 export async function setDefaultBankAccount(
   deps: BankAccountDeps,
   businessId: string,
   id: string,
+  input: SetDefaultBankAccountInput,
 ): Promise<BankAccount> {
+  if (!(await repo.findLive(deps.db, businessId, id, false))) throw notFound('That bank account');
+  await assertPin(deps.db, businessId, input.pin);
   return deps.db.transaction(async (tx) => {
     await repo.lockBusiness(tx, businessId);
     const row = await repo.findLive(tx, businessId, id, true);
     if (!row) throw notFound('That bank account');
     if (row.isDefault) return toBankAccount(row);
-    return toBankAccount(await repo.makeDefault(tx, businessId, id));
+    const made = await repo.makeDefault(tx, businessId, id);
+    await tellOwner(tx, businessId, made, 'made-default');
+    return toBankAccount(made);
   });
 }
 

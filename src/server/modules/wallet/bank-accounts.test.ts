@@ -57,15 +57,27 @@ type Account = {
   isDefault: boolean;
 };
 
-async function business(): Promise<Session> {
-  return registerAndLogin(t.app, 'business');
+const PIN = '2580';
+
+/** A business with its transaction PIN set (adding a bank account or changing the default needs it). */
+async function business(options: { pin?: boolean } = {}): Promise<Session> {
+  const session = await registerAndLogin(t.app, 'business');
+  if (options.pin !== false) {
+    const res = await session.request({
+      method: 'POST',
+      url: '/api/v1/wallet/pin',
+      payload: { pin: PIN, confirmPin: PIN },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+  }
+  return session;
 }
 
 async function add(session: Session, bankCode = '044', accountNumber = nuban(bankCode)): Promise<Account> {
   const res = await session.request({
     method: 'POST',
     url: '/api/v1/bank-accounts',
-    payload: { bankCode, accountNumber, accountName: sandboxAccountName(accountNumber) },
+    payload: { bankCode, accountNumber, accountName: sandboxAccountName(accountNumber), pin: PIN },
   });
   expect(res.statusCode, res.body).toBe(201);
   return res.json() as Account;
@@ -222,6 +234,7 @@ describe('saving bank accounts', () => {
         bankCode: '058',
         accountNumber: number,
         accountName: sandboxAccountName(number).toLowerCase(),
+        pin: PIN,
       },
     });
     expect(res.statusCode, res.body).toBe(201);
@@ -253,7 +266,7 @@ describe('saving bank accounts', () => {
     const res = await b.request({
       method: 'POST',
       url: '/api/v1/bank-accounts',
-      payload: { bankCode: '033', accountNumber: number, accountName: 'ADAEZE OKAFOR' },
+      payload: { bankCode: '033', accountNumber: number, accountName: 'ADAEZE OKAFOR', pin: PIN },
     });
     expect(res.statusCode).toBe(409);
     expect(res.json()).toMatchObject({
@@ -272,6 +285,7 @@ describe('saving bank accounts', () => {
         bankCode: '011',
         accountNumber: wrongCheckDigit(nuban('011')),
         accountName: 'ADAEZE OKAFOR',
+        pin: PIN,
       },
     });
     expect(bad.statusCode).toBe(400);
@@ -279,7 +293,12 @@ describe('saving bank accounts', () => {
     const unknown = await b.request({
       method: 'POST',
       url: '/api/v1/bank-accounts',
-      payload: { bankCode: '058', accountNumber: SANDBOX_UNKNOWN_ACCOUNT, accountName: 'ADAEZE OKAFOR' },
+      payload: {
+        bankCode: '058',
+        accountNumber: SANDBOX_UNKNOWN_ACCOUNT,
+        accountName: 'ADAEZE OKAFOR',
+        pin: PIN,
+      },
     });
     expect(unknown.statusCode).toBe(422);
     expect(await list(b)).toEqual([]);
@@ -292,7 +311,7 @@ describe('saving bank accounts', () => {
     const again = await b.request({
       method: 'POST',
       url: '/api/v1/bank-accounts',
-      payload: { bankCode: '057', accountNumber: number, accountName: sandboxAccountName(number) },
+      payload: { bankCode: '057', accountNumber: number, accountName: sandboxAccountName(number), pin: PIN },
     });
     expect(again.statusCode).toBe(409);
     expect(again.json()).toMatchObject({ code: 'BANK_ACCOUNT_EXISTS' });
@@ -309,7 +328,12 @@ describe('saving bank accounts', () => {
         return b.request({
           method: 'POST',
           url: '/api/v1/bank-accounts',
-          payload: { bankCode: code, accountNumber: number, accountName: sandboxAccountName(number) },
+          payload: {
+            bankCode: code,
+            accountNumber: number,
+            accountName: sandboxAccountName(number),
+            pin: PIN,
+          },
         });
       }),
     );
@@ -329,7 +353,7 @@ describe('saving bank accounts', () => {
     const res = await b.request({
       method: 'POST',
       url: '/api/v1/bank-accounts',
-      payload: { bankCode: '044', accountNumber: number, accountName: sandboxAccountName(number) },
+      payload: { bankCode: '044', accountNumber: number, accountName: sandboxAccountName(number), pin: PIN },
       headers: { origin: 'https://evil.example' },
     });
     expect(res.statusCode).toBe(403);
@@ -342,7 +366,11 @@ describe('default and removal', () => {
     const b = await business();
     const first = await add(b);
     const second = await add(b, '058');
-    const res = await b.request({ method: 'PATCH', url: `/api/v1/bank-accounts/${second.id}/default` });
+    const res = await b.request({
+      method: 'PATCH',
+      url: `/api/v1/bank-accounts/${second.id}/default`,
+      payload: { pin: PIN },
+    });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({ id: second.id, isDefault: true });
     expect((await list(b)).map((a) => [a.id, a.isDefault])).toEqual([
@@ -370,7 +398,11 @@ describe('default and removal', () => {
 
     const again = await b.request({ method: 'DELETE', url: `/api/v1/bank-accounts/${first.id}` });
     expect(again.statusCode).toBe(404);
-    const gone = await b.request({ method: 'PATCH', url: `/api/v1/bank-accounts/${first.id}/default` });
+    const gone = await b.request({
+      method: 'PATCH',
+      url: `/api/v1/bank-accounts/${first.id}/default`,
+      payload: { pin: PIN },
+    });
     expect(gone.statusCode).toBe(404);
   });
 
@@ -421,6 +453,7 @@ describe('default and removal', () => {
     const patch = await stranger.request({
       method: 'PATCH',
       url: `/api/v1/bank-accounts/${account.id}/default`,
+      payload: { pin: PIN },
     });
     expect(patch.statusCode).toBe(404);
     const del = await stranger.request({ method: 'DELETE', url: `/api/v1/bank-accounts/${account.id}` });
@@ -437,8 +470,13 @@ describe('default and removal', () => {
       (await user.request({ method: 'DELETE', url: `/api/v1/bank-accounts/${account.id}` })).statusCode,
     ).toBe(403);
     expect(
-      (await user.request({ method: 'PATCH', url: `/api/v1/bank-accounts/${account.id}/default` }))
-        .statusCode,
+      (
+        await user.request({
+          method: 'PATCH',
+          url: `/api/v1/bank-accounts/${account.id}/default`,
+          payload: { pin: PIN },
+        })
+      ).statusCode,
     ).toBe(403);
     expect(
       (await t.app.inject({ method: 'DELETE', url: `/api/v1/bank-accounts/${account.id}` })).statusCode,
@@ -447,6 +485,113 @@ describe('default and removal', () => {
       (await owner.request({ method: 'DELETE', url: '/api/v1/bank-accounts/not-a-uuid' })).statusCode,
     ).toBe(400);
     expect(await list(owner)).toHaveLength(1);
+  });
+});
+
+describe('the transaction PIN guards where payouts go, and the owner is told', () => {
+  const notes = async (session: Session) =>
+    (
+      await t.database.pool.query<{ title: string; body: string }>(
+        `SELECT title, body FROM notifications WHERE account_id = $1 AND kind = 'bank_account_changed' ORDER BY created_at`,
+        [session.account.id],
+      )
+    ).rows;
+  const mails = async (session: Session) =>
+    (
+      await t.database.pool.query<{ subject: string }>(
+        `SELECT subject FROM mail_outbox WHERE account_id = $1 AND kind = 'bank_account_changed' ORDER BY created_at`,
+        [session.account.id],
+      )
+    ).rows.map((r) => r.subject);
+  const post = (session: Session, pin?: string, code = '044', number = nuban(code)) =>
+    session.request({
+      method: 'POST',
+      url: '/api/v1/bank-accounts',
+      payload: { bankCode: code, accountNumber: number, accountName: sandboxAccountName(number), pin },
+    });
+
+  it('adding needs the PIN: none sent → 400, no PIN set → PIN_REQUIRED, wrong → 403 counted; the bank is not asked', async () => {
+    const b = await business();
+    const missing = await post(b);
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json()).toMatchObject({ details: { fieldErrors: { pin: [expect.any(String)] } } });
+    const wrong = await post(b, '1111');
+    expect(wrong.statusCode).toBe(403);
+    expect(wrong.json()).toMatchObject({ code: 'PIN_INCORRECT', details: { attemptsLeft: 4 } });
+    const noPin = await post(await business({ pin: false }), PIN);
+    expect(noPin.statusCode).toBe(400);
+    expect(noPin.json()).toMatchObject({ code: 'PIN_REQUIRED' });
+    expect(calls).toEqual([]);
+    expect(await list(b)).toEqual([]);
+    const status = await b.request({ method: 'GET', url: '/api/v1/wallet/pin' });
+    expect(status.json()).toMatchObject({ attemptsLeft: 4 });
+  });
+
+  it('wrong PINs here and in withdrawals share one count: the fifth locks both (423), even with the right PIN', async () => {
+    const b = await business();
+    const first = await add(b);
+    for (let i = 0; i < 3; i += 1) expect((await post(b, '1111')).statusCode).toBe(403);
+    const withdrawal = await b.request({
+      method: 'POST',
+      url: '/api/v1/withdrawals',
+      payload: { amount: 100_000, pin: '1111' },
+    });
+    expect(withdrawal.json()).toMatchObject({ code: 'PIN_INCORRECT', details: { attemptsLeft: 1 } });
+    const fifth = await post(b, '1111');
+    expect(fifth.statusCode).toBe(423);
+    const locked = await post(b, PIN);
+    expect(locked.statusCode).toBe(423);
+    expect(locked.json()).toMatchObject({ code: 'PIN_LOCKED' });
+    expect(await list(b)).toEqual([first]);
+  });
+
+  it('making an account the default needs the PIN; a wrong one changes nothing', async () => {
+    const b = await business();
+    const first = await add(b);
+    const second = await add(b, '058');
+    const url = `/api/v1/bank-accounts/${second.id}/default`;
+    expect((await b.request({ method: 'PATCH', url })).statusCode).toBe(400);
+    const wrong = await b.request({ method: 'PATCH', url, payload: { pin: '1111' } });
+    expect(wrong.statusCode).toBe(403);
+    expect(wrong.json()).toMatchObject({ code: 'PIN_INCORRECT' });
+    expect((await list(b)).find((a) => a.isDefault)?.id).toBe(first.id);
+    expect((await b.request({ method: 'PATCH', url, payload: { pin: PIN } })).statusCode).toBe(200);
+    expect((await list(b)).find((a) => a.isDefault)?.id).toBe(second.id);
+  });
+
+  it('tells the owner by notification and e-mail when an account is added or made the default', async () => {
+    const b = await business();
+    const first = await add(b, '058');
+    const second = await add(b, '044');
+    const res = await b.request({
+      method: 'PATCH',
+      url: `/api/v1/bank-accounts/${second.id}/default`,
+      payload: { pin: PIN },
+    });
+    expect(res.statusCode).toBe(200);
+    const last4 = (a: Account) => a.accountNumber.slice(-4);
+    expect(await notes(b)).toEqual([
+      {
+        title: 'A bank account was added and made your default',
+        body: `A bank account was added and made your default: Guaranty Trust Bank ••••${last4(first)}.`,
+      },
+      {
+        title: 'A bank account was added',
+        body: `A bank account was added: ${second.bankName} ••••${last4(second)}.`,
+      },
+      {
+        title: 'A bank account was made your default',
+        body: `A bank account was made your default: ${second.bankName} ••••${last4(second)}.`,
+      },
+    ]);
+    expect(await mails(b)).toHaveLength(3);
+    // Making the default the default again changes nothing and tells nobody.
+    await b.request({
+      method: 'PATCH',
+      url: `/api/v1/bank-accounts/${second.id}/default`,
+      payload: { pin: PIN },
+    });
+    expect(await notes(b)).toHaveLength(3);
   });
 });
 

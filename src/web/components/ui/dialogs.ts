@@ -55,3 +55,29 @@ export async function confirmDanger(
   });
   return result.isConfirmed;
 }
+
+/**
+ * Asks for the 4-digit transaction PIN before a protected change (a real dialog with a labelled password
+ * field). Resolves with the PIN, or null when cancelled.
+ */
+export async function askPin(title: string, text: string, confirmButtonText: string): Promise<string | null> {
+  const Swal = await swal();
+  const result = await Swal.fire({
+    title,
+    text,
+    input: 'password',
+    inputLabel: 'Transaction PIN',
+    inputAttributes: {
+      maxlength: '4',
+      inputmode: 'numeric',
+      autocomplete: 'off',
+      'aria-label': 'Transaction PIN',
+    },
+    inputValidator: (value) => (/^\d{4}$/.test(value) ? null : 'please enter your 4-digit transaction PIN'),
+    showCancelButton: true,
+    confirmButtonText,
+    confirmButtonColor: '#4f46e5',
+    cancelButtonText: 'Cancel',
+  });
+  return result.isConfirmed ? String(result.value) : null;
+}

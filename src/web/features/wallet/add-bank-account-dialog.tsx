@@ -1,12 +1,13 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { Link } from 'react-router';
 import { checkBankAccount } from '../../../shared/wallet/bank-accounts';
 import { findBank, NIGERIAN_BANKS } from '../../../shared/wallet/banks';
 import { Button } from '../../components/ui/button';
 import { flashSuccess } from '../../components/ui/dialogs';
 import { TextField } from '../../components/ui/form-field';
 import { ApiError } from '../../lib/api';
-import { walletQueryKey } from './api';
+import { getWallet, walletQueryKey } from './api';
 import {
   addBankAccount,
   bankAccountKeys,
@@ -17,6 +18,7 @@ import {
 interface Errors {
   bankCode?: string;
   accountNumber?: string;
+  pin?: string;
   form?: string;
 }
 
@@ -25,6 +27,8 @@ function errorsFrom(error: unknown, fallback: string): Errors {
   const fields = error.fieldErrors;
   if (fields.bankCode?.[0]) return { bankCode: fields.bankCode[0] };
   if (fields.accountNumber?.[0]) return { accountNumber: fields.accountNumber[0] };
+  if (fields.pin?.[0]) return { pin: fields.pin[0] };
+  if (error.code === 'PIN_INCORRECT' || error.code === 'PIN_LOCKED') return { pin: error.message };
   return { form: error.message };
 }
 
@@ -41,7 +45,15 @@ export function AddBankAccountDialog({ open, onClose }: { open: boolean; onClose
   const [bankCode, setBankCode] = useState('');
   const [accountNumber, setAccountNumber] = useState('');
   const [resolved, setResolved] = useState<ResolvedBankAccount | null>(null);
+  const [pin, setPin] = useState('');
   const [errors, setErrors] = useState<Errors>({});
+  // Saving needs the transaction PIN: a business without one is sent to create it first.
+  const wallet = useQuery({
+    queryKey: walletQueryKey,
+    queryFn: ({ signal }) => getWallet(signal),
+    enabled: open,
+  });
+  const noPin = wallet.data ? !wallet.data.pinSet : false;
 
   useEffect(() => {
     const dialog = ref.current;
@@ -83,6 +95,7 @@ export function AddBankAccountDialog({ open, onClose }: { open: boolean; onClose
     setBankCode('');
     setAccountNumber('');
     setResolved(null);
+    setPin('');
     setErrors({});
     verify.reset();
     save.reset();
@@ -96,11 +109,16 @@ export function AddBankAccountDialog({ open, onClose }: { open: boolean; onClose
   function submit(event: FormEvent) {
     event.preventDefault();
     if (resolved) {
+      if (!/^\d{4}$/.test(pin)) {
+        setErrors({ pin: 'please enter your 4-digit transaction PIN' });
+        return;
+      }
       setErrors({});
       save.mutate({
         bankCode: resolved.bankCode,
         accountNumber: resolved.accountNumber,
         accountName: resolved.accountName,
+        pin,
       });
       return;
     }
@@ -212,6 +230,34 @@ export function AddBankAccountDialog({ open, onClose }: { open: boolean; onClose
           </div>
         ) : null}
 
+        {noPin ? (
+          <p role="alert" className="rounded-lg bg-amber-50 p-3 text-sm text-amber-900">
+            Set your transaction PIN first:{' '}
+            <Link
+              className="font-semibold underline"
+              to="/dashboard/account?tab=security&pin=create"
+              onClick={() => ref.current?.close()}
+            >
+              create it in Account → Security
+            </Link>
+            .
+          </p>
+        ) : null}
+
+        {resolved && !noPin ? (
+          <TextField
+            label="Transaction PIN"
+            type="password"
+            inputMode="numeric"
+            autoComplete="off"
+            maxLength={4}
+            value={pin}
+            onChange={(event) => setPin(event.target.value.replace(/\D/g, ''))}
+            error={errors.pin}
+            hint="Where your withdrawals go is protected by your PIN."
+          />
+        ) : null}
+
         {errors.form ? (
           <p role="alert" className="rounded-lg bg-red-50 p-3 text-sm text-red-800">
             {errors.form}
@@ -223,7 +269,7 @@ export function AddBankAccountDialog({ open, onClose }: { open: boolean; onClose
             Cancel
           </Button>
           {resolved ? (
-            <Button type="submit" disabled={busy}>
+            <Button type="submit" disabled={busy || noPin}>
               {save.isPending ? 'Saving…' : 'Save bank account'}
             </Button>
           ) : (

@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { maskAccountNumber } from '../../../shared/wallet/bank-accounts';
 import { Button } from '../../components/ui/button';
-import { confirmDanger, showError } from '../../components/ui/dialogs';
+import { askPin, confirmDanger, showError } from '../../components/ui/dialogs';
 import { Icon, icons } from '../../components/ui/icon';
 import { ApiError } from '../../lib/api';
 import { walletQueryKey } from './api';
@@ -53,7 +53,8 @@ function useBankAccountActions() {
   const fail = (title: string) => (error: unknown) =>
     void showError(title, error instanceof ApiError ? error.message : 'Please try again.');
   const makeDefault = useMutation({
-    mutationFn: (account: BankAccount) => makeDefaultBankAccount(account.id),
+    mutationFn: ({ account, pin }: { account: BankAccount; pin: string }) =>
+      makeDefaultBankAccount(account.id, pin),
     onSuccess: refresh,
     onError: fail('The default was not changed'),
   });
@@ -76,12 +77,21 @@ function useBankAccountActions() {
     );
     if (ok) remove.mutate(account);
   }
+  // Where payouts go is protected like a withdrawal: the PIN first.
+  async function confirmMakeDefault(account: BankAccount) {
+    const pin = await askPin(
+      `Make this ${account.bankName} account your default?`,
+      `${account.accountName}, account ending ${account.accountNumber.slice(-4)}. Withdrawals will go here.`,
+      'Make default',
+    );
+    if (pin) makeDefault.mutate({ account, pin });
+  }
   const busyId = makeDefault.isPending
-    ? makeDefault.variables.id
+    ? makeDefault.variables.account.id
     : remove.isPending
       ? remove.variables.id
       : undefined;
-  return { makeDefault, confirmRemove, busyId };
+  return { confirmMakeDefault, confirmRemove, busyId };
 }
 
 /**
@@ -93,7 +103,7 @@ export function BankAccountSections({ onAdd }: { onAdd: () => void }) {
     queryKey: bankAccountKeys.all,
     queryFn: ({ signal }) => listBankAccounts(signal),
   });
-  const { makeDefault, confirmRemove, busyId } = useBankAccountActions();
+  const { confirmMakeDefault, confirmRemove, busyId } = useBankAccountActions();
   const all = accounts.data ?? [];
   const defaultAccount = all.find((account) => account.isDefault);
   const others = all.filter((account) => !account.isDefault);
@@ -156,7 +166,7 @@ export function BankAccountSections({ onAdd }: { onAdd: () => void }) {
                     variant="secondary"
                     disabled={busyId === account.id}
                     aria-label={`Make default: ${ending}`}
-                    onClick={() => makeDefault.mutate(account)}
+                    onClick={() => void confirmMakeDefault(account)}
                   >
                     Make default
                   </Button>

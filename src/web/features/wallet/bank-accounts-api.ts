@@ -24,8 +24,11 @@ export function addBankAccount(body: CreateBankAccountInput): Promise<BankAccoun
   return api<BankAccount>('/api/v1/bank-accounts', { method: 'POST', body });
 }
 
-export function makeDefaultBankAccount(id: string): Promise<BankAccount> {
-  return api<BankAccount>(`/api/v1/bank-accounts/${encodeURIComponent(id)}/default`, { method: 'PATCH' });
+export function makeDefaultBankAccount(id: string, pin: string): Promise<BankAccount> {
+  return api<BankAccount>(`/api/v1/bank-accounts/${encodeURIComponent(id)}/default`, {
+    method: 'PATCH',
+    body: { pin },
+  });
 }
 
 export function removeBankAccount(id: string): Promise<void> {
