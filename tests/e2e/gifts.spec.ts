@@ -46,6 +46,8 @@ test.describe('gifts', () => {
   test('A sends a card to an e-mail with no account; B follows the mailed link, signs up, accepts and gets a new code; A sees it go', async ({
     browser,
   }, testInfo) => {
+    // A long journey through several browsers: on a loaded 2-core CI machine it can pass a minute.
+    test.slow();
     const business = await businessWithDesign(browser, { amount: 500_000, colour: '#7c3aed' });
     const a = await signedInUser(browser);
     const { cardId } = await buyThroughCheckout(a.page, business.card.id);
@@ -190,6 +192,8 @@ test.describe('gifts', () => {
   test('a card bought as a gift can be cancelled before it is accepted: it comes back to the buyer, active', async ({
     browser,
   }, testInfo) => {
+    // A long journey through several browsers: on a loaded 2-core CI machine it can pass a minute.
+    test.slow();
     const business = await businessWithDesign(browser, { amount: 250_000, colour: '#0f766e' });
     const a = await signedInUser(browser);
     const email = newAddress();
@@ -260,6 +264,8 @@ test.describe('gifts', () => {
   test('the unread badge follows a gift sent from another session, without a reload, over one stream per tab', async ({
     browser,
   }, testInfo) => {
+    // A long journey through several browsers: on a loaded 2-core CI machine it can pass a minute.
+    test.slow();
     const business = await businessWithDesign(browser, { amount: 100_000, colour: '#f59e0b' });
     // A, counting the notification streams the tab opens from the moment it signs in.
     const aContext = await browser.newContext();

@@ -51,6 +51,8 @@ test.describe('spending a gift card', () => {
   test('a business redeems part of a card by typing its code and the rest by scanning its QR; the holder sees both uses', async ({
     browser,
   }, testInfo) => {
+    // A long journey (till, holder, camera): on a loaded 2-core CI machine it can pass a minute.
+    test.slow();
     const business = await businessWithDesign(
       browser,
       { amount: 750_000, colour: '#0f766e', validityMonths: 12 },
@@ -184,6 +186,8 @@ test.describe('spending a gift card', () => {
   test('reverse a mistake, freeze and block refuse redemption, an unused card is refunded, and anyone checks a balance', async ({
     browser,
   }, testInfo) => {
+    // A long journey (till, holder, camera): on a loaded 2-core CI machine it can pass a minute.
+    test.slow();
     const business = await businessWithDesign(browser, { amount: 500_000, colour: '#b91c1c' });
     const holder = await signedInUser(browser);
     const { cardId: usedId } = await buyThroughCheckout(holder.page, business.card.id);
