@@ -66,6 +66,12 @@ export const errorCodes = {
    * the business's PIN, not to the caller's request rate; `details.retryAfterSeconds` says when it ends.
    */
   PIN_LOCKED: 423,
+  /**
+   * The PIN was locked out 3 times in 24 hours (PIN_ESCALATE_LOCKS in shared/wallet/pin.ts), so it no
+   * longer unlocks anything: withdrawals, bank-account changes and a PIN change with the old PIN all answer
+   * this until a new PIN is set with the account password (PUT /api/v1/wallet/pin with `password`).
+   */
+  PIN_RESET_REQUIRED: 423,
   /** No card matches that code for this caller: one answer for unknown, foreign and mistyped codes. */
   CARD_CODE_NOT_FOUND: 404,
   /** The card cannot be spent now; the message says why (frozen, blocked, expired, used up); `details.status`. */

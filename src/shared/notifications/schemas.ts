@@ -19,6 +19,8 @@ export const notificationKindSchema = z.enum([
   'gift_cancelled',
   'withdrawal_status',
   'bank_account_changed',
+  /** Something about the account's safety, e.g. the transaction PIN was blocked after repeated lock-outs. */
+  'security_alert',
 ]);
 export type NotificationKind = z.infer<typeof notificationKindSchema>;
 

@@ -3,6 +3,13 @@ import { PIN_LOCK_ATTEMPTS, PIN_LOCK_MINUTES, pinMessages } from './schemas';
 
 export { PIN_LOCK_ATTEMPTS, PIN_LOCK_MINUTES, pinMessages };
 
+/**
+ * Each lock-out ends with a fresh set of tries, so locks are counted too: this many within PIN_ESCALATE_HOURS
+ * block the PIN until a new one is set with the account password (issue 12, hole 10).
+ */
+export const PIN_ESCALATE_LOCKS = 3;
+export const PIN_ESCALATE_HOURS = 24;
+
 /** Messages of the PIN forms beyond `pinMessages` (kept here so the wallet schemas file stays untouched). */
 export const pinFormMessages = {
   confirmRequired: 'please type the PIN again to confirm it',
@@ -73,6 +80,11 @@ export const pinStatusSchema = z
       .min(0)
       .max(PIN_LOCK_ATTEMPTS)
       .describe('Wrong PINs still allowed before withdrawals lock'),
+    resetRequired: z
+      .boolean()
+      .describe(
+        'The PIN was locked out too often and no longer works: set a new one with the account password',
+      ),
   })
   .meta({ id: 'PinStatus' });
 export type PinStatus = z.infer<typeof pinStatusSchema>;

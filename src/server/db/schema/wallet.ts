@@ -76,7 +76,11 @@ export const postings = pgTable(
   ],
 );
 
-/** A business's transaction PIN (argon2id hash) and its wrong-try counter and lock-out. */
+/**
+ * A business's transaction PIN (argon2id hash) and its wrong-try counter and lock-out. `recent_locks` holds
+ * when the lock-outs of the last 24 hours began; the third one sets `reset_required_at`, and from then on
+ * only a new PIN set with the account password unlocks withdrawals (issue 12, hole 10).
+ */
 export const transactionPins = pgTable('transaction_pins', {
   accountId: uuid('account_id')
     .primaryKey()
@@ -84,6 +88,11 @@ export const transactionPins = pgTable('transaction_pins', {
   pinHash: text('pin_hash').notNull(),
   failedAttempts: integer('failed_attempts').notNull().default(0),
   lockedUntil: timestamp('locked_until', { withTimezone: true }),
+  recentLocks: timestamp('recent_locks', { withTimezone: true })
+    .array()
+    .notNull()
+    .default(sql`'{}'::timestamptz[]`),
+  resetRequiredAt: timestamp('reset_required_at', { withTimezone: true }),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });

@@ -593,6 +593,38 @@ describe('the transaction PIN guards where payouts go, and the owner is told', (
     });
     expect(await notes(b)).toHaveLength(3);
   });
+
+  it('a PIN blocked by repeated lock-outs refuses adding, the default and withdrawals (423 PIN_RESET_REQUIRED)', async () => {
+    const b = await business();
+    const first = await add(b);
+    const second = await add(b, '058');
+    // As if the third lock-out in 24 hours had just happened (pin.test.ts drives that through wrong PINs).
+    await t.database.pool.query(
+      'UPDATE transaction_pins SET reset_required_at = now() WHERE account_id = $1',
+      [b.account.id],
+    );
+    const answers = [
+      await post(b, PIN, '033'),
+      await b.request({
+        method: 'PATCH',
+        url: `/api/v1/bank-accounts/${second.id}/default`,
+        payload: { pin: PIN },
+      }),
+      await b.request({ method: 'POST', url: '/api/v1/withdrawals', payload: { amount: 100_000, pin: PIN } }),
+    ];
+    for (const res of answers) {
+      expect(res.statusCode, res.body).toBe(423);
+      expect(res.json()).toMatchObject({
+        code: 'PIN_RESET_REQUIRED',
+        message: expect.stringContaining('account password'),
+      });
+    }
+    expect((await list(b)).map((a) => [a.id, a.isDefault])).toEqual([
+      [first.id, true],
+      [second.id, false],
+    ]);
+    expect(calls.filter((c) => c.bankCode === '033')).toEqual([]);
+  });
 });
 
 describe('OpenAPI', () => {

@@ -33,7 +33,12 @@ export async function insertPin(db: DbOrTx, accountId: string, pinHash: string):
 export async function updatePin(
   db: DbOrTx,
   accountId: string,
-  values: Partial<Pick<PinRow, 'pinHash' | 'failedAttempts' | 'lockedUntil' | 'updatedAt'>>,
+  values: Partial<
+    Pick<
+      PinRow,
+      'pinHash' | 'failedAttempts' | 'lockedUntil' | 'recentLocks' | 'resetRequiredAt' | 'updatedAt'
+    >
+  >,
 ): Promise<void> {
   await db.update(transactionPins).set(values).where(eq(transactionPins.accountId, accountId));
 }

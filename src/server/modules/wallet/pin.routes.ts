@@ -54,7 +54,9 @@ export const pinRoutes: FastifyPluginAsyncZod<CoreDeps> = async (app, deps) => {
         summary: 'Change the transaction PIN, proving it is you with the current PIN or the account password',
         description:
           'A wrong currentPin counts toward the lock-out (403 PIN_INCORRECT, then 423 PIN_LOCKED). A wrong ' +
-          'password answers 403 FORBIDDEN and is rate limited (429). Changing it with the password lifts a lock.',
+          'password answers 403 FORBIDDEN and is rate limited (429). Changing it with the password lifts a lock. ' +
+          'After 3 lock-outs in 24 hours the PIN is blocked (423 PIN_RESET_REQUIRED, also for withdrawals and ' +
+          'bank-account changes) until a new one is set here with the password alone.',
         body: changePinSchema,
         response: {
           200: pinStatusSchema,

@@ -1,8 +1,11 @@
-import type { Db } from '../../db/client';
+import type { Db, DbOrTx } from '../../db/client';
 import { AppError } from '../../lib/app-error';
 import { hashPassword, verifyPassword } from '../../lib/passwords';
 import * as limiter from '../../lib/rate-limiter';
+import { notify } from '../notifications/notifications.service';
 import {
+  PIN_ESCALATE_HOURS,
+  PIN_ESCALATE_LOCKS,
   PIN_LOCK_ATTEMPTS,
   PIN_LOCK_MINUTES,
   type ChangePinInput,
@@ -15,9 +18,17 @@ import { findPasswordHash, findPin, insertPin, lockPin, updatePin } from './pin.
  * The business's transaction PIN (issue 5): hashed with argon2id like a password, never stored or logged in
  * the clear. Wrong tries are counted on the PIN's row under a row lock (SELECT … FOR UPDATE), so concurrent
  * wrong tries are all counted; the PIN_LOCK_ATTEMPTS-th wrong try locks withdrawals for PIN_LOCK_MINUTES.
+ *
+ * A lock ends with a fresh set of tries, so on its own it only slows a guesser down (a stolen 30-day session
+ * could try all 10,000 PINs in about three weeks). The locks are therefore counted as well: the
+ * PIN_ESCALATE_LOCKS-th within PIN_ESCALATE_HOURS blocks the PIN for good (PIN_RESET_REQUIRED) until the
+ * owner sets a new one with the account password, and tells them by notification and mail (issue 12, hole 10).
+ * A right PIN does not forget earlier locks: the owner typing it between a thief's rounds must not buy the
+ * thief another round.
  */
 
 const LOCK_MS = PIN_LOCK_MINUTES * 60_000;
+const ESCALATE_MS = PIN_ESCALATE_HOURS * 3_600_000;
 
 /** Wrong account passwords given to change the PIN: a separate budget, so the route cannot be used to guess. */
 function passwordLimits(accountId: string): limiter.Limit[] {
@@ -28,6 +39,7 @@ type Check =
   | { kind: 'ok' }
   | { kind: 'missing' }
   | { kind: 'locked'; until: Date }
+  | { kind: 'reset_required' }
   | { kind: 'wrong'; attemptsLeft: number };
 
 function plural(n: number, one: string, many: string): string {
@@ -54,6 +66,42 @@ function lockedError(until: Date, now = new Date()): AppError {
   );
 }
 
+function resetRequired(): AppError {
+  return new AppError(
+    'PIN_RESET_REQUIRED',
+    'Your transaction PIN was locked too many times, so it no longer works. Set a new PIN with your ' +
+      'account password: Account → Security → Change Transaction PIN → Forgot your PIN? Use your account password.',
+  );
+}
+
+/** Tells the owner their PIN was blocked, in the transaction that blocks it. */
+async function tellOwnerPinBlocked(tx: DbOrTx, businessId: string): Promise<void> {
+  const title = 'Your transaction PIN was blocked';
+  const body =
+    `Wrong PINs locked your withdrawals ${PIN_ESCALATE_LOCKS} times in ${PIN_ESCALATE_HOURS} hours, so the ` +
+    'PIN no longer works. Set a new one with your account password to withdraw again.';
+  const path = '/dashboard/account?tab=security&pin=change';
+  await notify(tx, [
+    {
+      accountId: businessId,
+      kind: 'security_alert',
+      title,
+      body,
+      link: path,
+      mail: {
+        subject: 'Giftmart: your transaction PIN was blocked',
+        heading: title,
+        paragraphs: [
+          body,
+          'If this was not you, someone may be signed in to your account: change your password as well, ' +
+            'then set a new transaction PIN.',
+        ],
+        action: { label: 'Set a new PIN', path },
+      },
+    },
+  ]);
+}
+
 /** A lock whose time has passed is over: its wrong tries are forgotten. */
 function activeLock(row: { lockedUntil: Date | null }, now: Date): Date | null {
   return row.lockedUntil && row.lockedUntil > now ? row.lockedUntil : null;
@@ -63,6 +111,8 @@ async function checkPin(db: Db, businessId: string, pin: string): Promise<Check>
   return db.transaction(async (tx) => {
     const row = await lockPin(tx, businessId);
     if (!row) return { kind: 'missing' } as const;
+    // Checked before the PIN, so a blocked PIN is no longer an oracle for guesses either.
+    if (row.resetRequiredAt) return { kind: 'reset_required' } as const;
     const now = new Date();
     const lock = activeLock(row, now);
     if (lock) return { kind: 'locked', until: lock } as const;
@@ -77,9 +127,21 @@ async function checkPin(db: Db, businessId: string, pin: string): Promise<Check>
 
     const failed = failedBefore + 1;
     if (failed >= PIN_LOCK_ATTEMPTS) {
+      const recentLocks = [...row.recentLocks.filter((t) => now.getTime() - t.getTime() < ESCALATE_MS), now];
+      if (recentLocks.length >= PIN_ESCALATE_LOCKS) {
+        await updatePin(tx, businessId, {
+          failedAttempts: 0,
+          lockedUntil: null,
+          recentLocks: [],
+          resetRequiredAt: now,
+          updatedAt: now,
+        });
+        await tellOwnerPinBlocked(tx, businessId);
+        return { kind: 'reset_required' } as const;
+      }
       const until = new Date(now.getTime() + LOCK_MS);
       // The lock replaces the count: once it ends, the business has a fresh set of tries.
-      await updatePin(tx, businessId, { failedAttempts: 0, lockedUntil: until, updatedAt: now });
+      await updatePin(tx, businessId, { failedAttempts: 0, lockedUntil: until, recentLocks, updatedAt: now });
       return { kind: 'locked', until } as const;
     }
     await updatePin(tx, businessId, { failedAttempts: failed, lockedUntil: null, updatedAt: now });
@@ -91,7 +153,8 @@ async function checkPin(db: Db, businessId: string, pin: string): Promise<Check>
  * Checks a business's transaction PIN; resolves when it is right (and forgets earlier wrong tries).
  * Throws AppError PIN_REQUIRED (no PIN yet), PIN_INCORRECT (wrong; counted, the message says how many tries
  * are left) or PIN_LOCKED (too many wrong tries; `details.retryAfterSeconds`), including on the try that
- * locks it and for a right PIN while locked.
+ * locks it and for a right PIN while locked, or PIN_RESET_REQUIRED (locked too often; any PIN, from the try
+ * that blocks it until a new PIN is set with the password).
  *
  * It takes the database, not a transaction, on purpose: the wrong-try count must be committed even though
  * the caller's request then fails. Call it before (outside) the transaction that moves the money.
@@ -105,6 +168,8 @@ export async function assertPin(db: Db, businessId: string, pin: string): Promis
       throw pinRequired();
     case 'locked':
       throw lockedError(result.until);
+    case 'reset_required':
+      throw resetRequired();
     case 'wrong':
       throw new AppError(
         'PIN_INCORRECT',
@@ -116,12 +181,14 @@ export async function assertPin(db: Db, businessId: string, pin: string): Promis
 
 export async function getPinStatus(db: Db, businessId: string): Promise<PinStatus> {
   const row = await findPin(db, businessId);
-  if (!row) return { set: false, lockedUntil: null, attemptsLeft: PIN_LOCK_ATTEMPTS };
+  if (!row) return { set: false, lockedUntil: null, attemptsLeft: PIN_LOCK_ATTEMPTS, resetRequired: false };
+  if (row.resetRequiredAt) return { set: true, lockedUntil: null, attemptsLeft: 0, resetRequired: true };
   const lock = activeLock(row, new Date());
   return {
     set: true,
     lockedUntil: lock ? lock.toISOString() : null,
     attemptsLeft: lock ? 0 : PIN_LOCK_ATTEMPTS - (row.lockedUntil ? 0 : row.failedAttempts),
+    resetRequired: false,
   };
 }
 
@@ -149,8 +216,9 @@ async function assertPassword(db: Db, businessId: string, password: string): Pro
 
 /**
  * Changes the PIN after checking the current PIN (a wrong one counts toward the lock-out, and a locked PIN
- * cannot be used) or the account password (for a forgotten PIN; it also lifts a lock, since whoever knows
- * the password could set a new PIN anyway). When both are sent, both must be right.
+ * cannot be used) or the account password (for a forgotten PIN; it also lifts a lock and a block, since
+ * whoever knows the password could set a new PIN anyway). When both are sent, both must be right, so a
+ * blocked PIN (PIN_RESET_REQUIRED) can only be replaced with the password alone.
  */
 export async function changePin(db: Db, businessId: string, input: ChangePinInput): Promise<PinStatus> {
   if (!(await findPin(db, businessId))) throw pinRequired();
@@ -158,6 +226,15 @@ export async function changePin(db: Db, businessId: string, input: ChangePinInpu
   if (input.password !== undefined) await assertPassword(db, businessId, input.password);
 
   const pinHash = await hashPassword(input.newPin);
-  await updatePin(db, businessId, { pinHash, failedAttempts: 0, lockedUntil: null, updatedAt: new Date() });
+  // A new PIN starts clean: no wrong tries, no lock, no block. Only the password path can reach this while
+  // blocked (assertPin refuses the old PIN), and the thief would need the password too.
+  await updatePin(db, businessId, {
+    pinHash,
+    failedAttempts: 0,
+    lockedUntil: null,
+    recentLocks: [],
+    resetRequiredAt: null,
+    updatedAt: new Date(),
+  });
   return getPinStatus(db, businessId);
 }

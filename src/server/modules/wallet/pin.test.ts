@@ -78,20 +78,25 @@ describe('POST /api/v1/wallet/pin', () => {
   it('creates the PIN (201), stores an argon2id hash (never the PIN) and reports it in GET and the wallet', async () => {
     const b = await business();
     const before = await status(b.request);
-    expect(before.json()).toEqual({ set: false, lockedUntil: null, attemptsLeft: 5 });
+    expect(before.json()).toEqual({ set: false, lockedUntil: null, attemptsLeft: 5, resetRequired: false });
     expect((await b.request({ method: 'GET', url: '/api/v1/wallet' })).json()).toMatchObject({
       pinSet: false,
     });
 
     const res = await createPin(b.request, '2580');
     expect(res.statusCode, res.body).toBe(201);
-    expect(res.json()).toEqual({ set: true, lockedUntil: null, attemptsLeft: 5 });
+    expect(res.json()).toEqual({ set: true, lockedUntil: null, attemptsLeft: 5, resetRequired: false });
     expect(res.body).not.toContain('2580');
 
     const row = await storedRow(b.account.id);
     expect(row?.pin_hash).toMatch(/^\$argon2id\$/);
     expect(row?.pin_hash).not.toContain('2580');
-    expect((await status(b.request)).json()).toEqual({ set: true, lockedUntil: null, attemptsLeft: 5 });
+    expect((await status(b.request)).json()).toEqual({
+      set: true,
+      lockedUntil: null,
+      attemptsLeft: 5,
+      resetRequired: false,
+    });
     expect((await b.request({ method: 'GET', url: '/api/v1/wallet' })).json()).toMatchObject({
       pinSet: true,
     });
@@ -177,7 +182,7 @@ describe('PUT /api/v1/wallet/pin', () => {
     const b = await businessWithPin('2580');
     const res = await changePin(b.request, { currentPin: '2580', newPin: '1357', confirmPin: '1357' });
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json()).toEqual({ set: true, lockedUntil: null, attemptsLeft: 5 });
+    expect(res.json()).toEqual({ set: true, lockedUntil: null, attemptsLeft: 5, resetRequired: false });
     await expect(assertPin(t.database.db, b.account.id, '1357')).resolves.toBeUndefined();
     await expect(assertPin(t.database.db, b.account.id, '2580')).rejects.toMatchObject({
       code: 'PIN_INCORRECT',
@@ -349,7 +354,12 @@ describe('assertPin and the lock-out', () => {
       "UPDATE transaction_pins SET locked_until = now() - interval '1 second' WHERE account_id = $1",
       [b.account.id],
     );
-    expect((await status(b.request)).json()).toEqual({ set: true, lockedUntil: null, attemptsLeft: 5 });
+    expect((await status(b.request)).json()).toEqual({
+      set: true,
+      lockedUntil: null,
+      attemptsLeft: 5,
+      resetRequired: false,
+    });
     const [again] = await wrongTries(b.account.id, 1);
     expect(again?.code).toBe('PIN_INCORRECT');
     expect(again?.message).toContain('4 tries left');
@@ -390,7 +400,7 @@ describe('assertPin and the lock-out', () => {
       confirmPin: '1357',
     });
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json()).toEqual({ set: true, lockedUntil: null, attemptsLeft: 5 });
+    expect(res.json()).toEqual({ set: true, lockedUntil: null, attemptsLeft: 5, resetRequired: false });
     await expect(assertPin(t.database.db, b.account.id, '1357')).resolves.toBeUndefined();
   });
 
@@ -399,6 +409,119 @@ describe('assertPin and the lock-out', () => {
     const other = await businessWithPin('2580');
     await wrongTries(a.account.id, 5);
     await expect(assertPin(t.database.db, other.account.id, '2580')).resolves.toBeUndefined();
+  });
+});
+
+describe('repeated lock-outs block the PIN (issue 12, hole 10)', () => {
+  /** Ends the current lock as if its 15 minutes had passed. */
+  async function expireLock(accountId: string) {
+    await t.database.pool.query(
+      "UPDATE transaction_pins SET locked_until = now() - interval '1 second' WHERE account_id = $1",
+      [accountId],
+    );
+  }
+
+  /** Five wrong PINs, then the lock they cause is over: one lock-out, as a thief would spend it. */
+  async function lockOut(accountId: string) {
+    const results = await wrongTries(accountId, 5);
+    await expireLock(accountId);
+    return results.at(-1)!;
+  }
+
+  const alerts = async (accountId: string) =>
+    (
+      await t.database.pool.query<{ title: string; link: string }>(
+        "SELECT title, link FROM notifications WHERE account_id = $1 AND kind = 'security_alert'",
+        [accountId],
+      )
+    ).rows;
+  const alertMails = async (accountId: string) =>
+    (
+      await t.database.pool.query<{ subject: string }>(
+        "SELECT subject FROM mail_outbox WHERE account_id = $1 AND kind = 'security_alert'",
+        [accountId],
+      )
+    ).rows.map((r) => r.subject);
+
+  it('the 3rd lock-out in 24 hours blocks every PIN until a new one is set with the password, and tells the owner', async () => {
+    const b = await businessWithPin('2580');
+    expect((await lockOut(b.account.id)).code).toBe('PIN_LOCKED');
+    expect((await lockOut(b.account.id)).code).toBe('PIN_LOCKED');
+    expect(await alerts(b.account.id)).toEqual([]);
+
+    const third = await wrongTries(b.account.id, 5);
+    expect(third.slice(0, 4).every((r) => r.code === 'PIN_INCORRECT')).toBe(true);
+    expect(third[4]).toMatchObject({
+      code: 'PIN_RESET_REQUIRED',
+      message: expect.stringContaining('Set a new PIN with your account password'),
+    });
+
+    // No waiting it out: the right PIN is refused now, and an hour (or a day) later too.
+    await expect(assertPin(t.database.db, b.account.id, '2580')).rejects.toMatchObject({
+      code: 'PIN_RESET_REQUIRED',
+      status: 423,
+    });
+    await expireLock(b.account.id);
+    await expect(assertPin(t.database.db, b.account.id, '2580')).rejects.toMatchObject({
+      code: 'PIN_RESET_REQUIRED',
+    });
+    expect((await status(b.request)).json()).toEqual({
+      set: true,
+      lockedUntil: null,
+      attemptsLeft: 0,
+      resetRequired: true,
+    });
+
+    expect(await alerts(b.account.id)).toEqual([
+      { title: 'Your transaction PIN was blocked', link: '/dashboard/account?tab=security&pin=change' },
+    ]);
+    expect(await alertMails(b.account.id)).toEqual(['Giftmart: your transaction PIN was blocked']);
+
+    // The old PIN cannot change it, not even alongside the password.
+    for (const payload of [
+      { currentPin: '2580', newPin: '1357', confirmPin: '1357' },
+      { currentPin: '2580', password: DEFAULT_PASSWORD, newPin: '1357', confirmPin: '1357' },
+    ]) {
+      const res = await changePin(b.request, payload);
+      expect(res.statusCode, res.body).toBe(423);
+      expect(res.json()).toMatchObject({ code: 'PIN_RESET_REQUIRED' });
+    }
+
+    const reset = await changePin(b.request, {
+      password: DEFAULT_PASSWORD,
+      newPin: '1357',
+      confirmPin: '1357',
+    });
+    expect(reset.statusCode, reset.body).toBe(200);
+    expect(reset.json()).toEqual({ set: true, lockedUntil: null, attemptsLeft: 5, resetRequired: false });
+    await expect(assertPin(t.database.db, b.account.id, '1357')).resolves.toBeUndefined();
+    // The new PIN starts with a clean history: its first lock-out is an ordinary 15-minute lock.
+    expect((await lockOut(b.account.id)).code).toBe('PIN_LOCKED');
+    expect(await alerts(b.account.id)).toHaveLength(1);
+  });
+
+  it('a right PIN between lock-outs does not forget them', async () => {
+    const b = await businessWithPin('2580');
+    await lockOut(b.account.id);
+    await expect(assertPin(t.database.db, b.account.id, '2580')).resolves.toBeUndefined();
+    await lockOut(b.account.id);
+    await expect(assertPin(t.database.db, b.account.id, '2580')).resolves.toBeUndefined();
+    const third = await wrongTries(b.account.id, 5);
+    expect(third[4]?.code).toBe('PIN_RESET_REQUIRED');
+  });
+
+  it('lock-outs more than 24 hours old do not count', async () => {
+    const b = await businessWithPin('2580');
+    await lockOut(b.account.id);
+    await lockOut(b.account.id);
+    await t.database.pool.query(
+      "UPDATE transaction_pins SET recent_locks = ARRAY[now() - interval '25 hours', now() - interval '24 hours 1 minute'] WHERE account_id = $1",
+      [b.account.id],
+    );
+    expect((await lockOut(b.account.id)).code).toBe('PIN_LOCKED');
+    expect((await lockOut(b.account.id)).code).toBe('PIN_LOCKED');
+    expect((await wrongTries(b.account.id, 5))[4]?.code).toBe('PIN_RESET_REQUIRED');
+    expect(await alerts(b.account.id)).toHaveLength(1);
   });
 });
 

@@ -27,6 +27,7 @@ const kindIcons: Partial<Record<NotificationKind, string>> = {
   card_blocked: icons.lock,
   card_refunded: icons.arrowLeft,
   withdrawal_status: icons.bank,
+  security_alert: icons.lock,
 };
 
 type Pages = InfiniteData<NotificationPage, string | undefined>;

@@ -28,7 +28,8 @@ function errorsFrom(error: unknown, fallback: string): Errors {
   if (fields.bankCode?.[0]) return { bankCode: fields.bankCode[0] };
   if (fields.accountNumber?.[0]) return { accountNumber: fields.accountNumber[0] };
   if (fields.pin?.[0]) return { pin: fields.pin[0] };
-  if (error.code === 'PIN_INCORRECT' || error.code === 'PIN_LOCKED') return { pin: error.message };
+  if (['PIN_INCORRECT', 'PIN_LOCKED', 'PIN_RESET_REQUIRED'].includes(error.code))
+    return { pin: error.message };
   return { form: error.message };
 }
 

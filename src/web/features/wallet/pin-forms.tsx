@@ -163,7 +163,8 @@ export function ChangePinForm({
   onDone: (status: PinStatus) => void;
   onCancel: () => void;
 }) {
-  const locked = Boolean(status.lockedUntil);
+  // A blocked PIN (repeated lock-outs) can only be replaced with the password, like a forgotten one.
+  const locked = Boolean(status.lockedUntil) || status.resetRequired;
   const [usePassword, setUsePassword] = useState(locked);
   // The resolver reads the chosen proof from a ref: it must see the toggle at once, between renders too.
   const proofRef = useRef<'password' | 'currentPin'>(locked ? 'password' : 'currentPin');
@@ -202,7 +203,11 @@ export function ChangePinForm({
 
   return (
     <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4">
-      {locked && status.lockedUntil ? (
+      {status.resetRequired ? (
+        <p className="rounded-lg bg-amber-50 px-3.5 py-2.5 text-sm text-amber-900">
+          Your PIN was locked too many times and no longer works. Set a new PIN with your account password.
+        </p>
+      ) : locked && status.lockedUntil ? (
         <p className="rounded-lg bg-amber-50 px-3.5 py-2.5 text-sm text-amber-900">
           {lockText(status.lockedUntil)}
         </p>

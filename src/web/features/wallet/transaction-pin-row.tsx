@@ -49,14 +49,14 @@ export function TransactionPinRow({
         {status.data ? (
           <span
             className={`rounded-full px-2.5 py-1 text-xs font-semibold ${
-              status.data.lockedUntil
+              status.data.lockedUntil || status.data.resetRequired
                 ? 'bg-red-100 text-red-800'
                 : isSet
                   ? 'bg-emerald-100 text-emerald-900'
                   : 'bg-amber-100 text-amber-900'
             }`}
           >
-            {status.data.lockedUntil ? 'Locked' : isSet ? 'Set' : 'Not set'}
+            {status.data.lockedUntil || status.data.resetRequired ? 'Locked' : isSet ? 'Set' : 'Not set'}
           </span>
         ) : null}
         <svg

@@ -1,0 +1,2 @@
+ALTER TABLE "transaction_pins" ADD COLUMN "recent_locks" timestamp with time zone[] DEFAULT '{}'::timestamptz[] NOT NULL;--> statement-breakpoint
+ALTER TABLE "transaction_pins" ADD COLUMN "reset_required_at" timestamp with time zone;
