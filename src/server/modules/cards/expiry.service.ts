@@ -1,4 +1,5 @@
 import { formatMoney } from '../../../shared/money';
+import { runPeriodically } from '../../lib/periodic';
 import { notify } from '../notifications/notifications.service';
 import { money, type CardsDeps } from './cards.service';
 import { claimExpiryReminders, insertActivity, lockDueExpiries, updateCard } from './cards.repository';
@@ -76,18 +77,9 @@ export async function runExpiryJob(deps: CardsDeps): Promise<{ expired: number; 
 
 /** Runs the expiry job now and then every `intervalMs` (an hour by default; the work is daily in effect). */
 export function startExpiryWorker(deps: CardsDeps, intervalMs = 60 * 60 * 1000): () => Promise<void> {
-  let running: Promise<unknown> = Promise.resolve();
-  let stopped = false;
-  const tick = () => {
-    running = running
-      .then(() => (stopped ? undefined : runExpiryJob(deps)))
-      .catch((error: unknown) => deps.log?.error({ err: error }, 'card expiry job failed'));
-  };
-  tick();
-  const timer = setInterval(tick, intervalMs);
-  return async () => {
-    stopped = true;
-    clearInterval(timer);
-    await running;
-  };
+  return runPeriodically(
+    () => runExpiryJob(deps),
+    intervalMs,
+    (error) => deps.log?.error({ err: error }, 'card expiry job failed'),
+  );
 }

@@ -17,6 +17,7 @@ import type { DbOrTx } from '../../db/client';
 import { AppError, notFound } from '../../lib/app-error';
 import { constantTimeEqual, randomToken } from '../../lib/crypto';
 import { decodeCursor, encodeCursor } from '../../lib/cursor';
+import { runPeriodically } from '../../lib/periodic';
 import { consume } from '../../lib/rate-limiter';
 import { findAccount, findAccountByEmailAddress, findUserWithUsername } from '../accounts/accounts.service';
 import { logoUrl } from '../catalogue/catalogue.service';
@@ -762,20 +763,11 @@ export async function runGiftJob(deps: GiftDeps): Promise<{ delivered: number; r
 
 /** Runs the gift job now and then every `intervalMs`; answers a function that stops it (and waits). */
 export function startGiftWorker(deps: GiftDeps, intervalMs = 30_000): () => Promise<void> {
-  let running: Promise<unknown> = Promise.resolve();
-  let stopped = false;
-  const tick = () => {
-    running = running
-      .then(() => (stopped ? undefined : runGiftJob(deps)))
-      .catch((error: unknown) => deps.log?.error({ err: error }, 'gift job failed'));
-  };
-  tick();
-  const timer = setInterval(tick, intervalMs);
-  return async () => {
-    stopped = true;
-    clearInterval(timer);
-    await running;
-  };
+  return runPeriodically(
+    () => runGiftJob(deps),
+    intervalMs,
+    (error) => deps.log?.error({ err: error }, 'gift job failed'),
+  );
 }
 
 export type { CodeVault };
