@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Button } from './button';
-import { ModalDialog } from './modal-dialog';
+import { DialogActions, DialogError, ModalDialog } from './modal-dialog';
 
 /**
  * "Are you sure?" as a real modal (native <dialog>): what will happen, optional extra fields, the answer's
@@ -39,17 +39,8 @@ export function ConfirmDialog({
   return (
     <ModalDialog open={open} title={title} description={description} onClose={onClose}>
       {children}
-      {error ? (
-        <p
-          role="alert"
-          className={`rounded-lg border border-red-200 bg-red-50 px-3.5 py-2.5 text-sm text-red-800 ${children ? 'mt-4' : ''}`}
-        >
-          {error}
-        </p>
-      ) : null}
-      <div
-        className={`flex flex-col-reverse gap-3 sm:flex-row sm:justify-end ${children || error ? 'mt-6' : ''}`}
-      >
+      <DialogError message={error} className={children ? 'mt-4' : ''} />
+      <DialogActions className={children || error ? 'mt-6' : ''}>
         <Button
           variant="secondary"
           onClick={onClose}
@@ -66,7 +57,7 @@ export function ConfirmDialog({
         >
           {pending ? (pendingLabel ?? `${confirmLabel}…`) : confirmLabel}
         </Button>
-      </div>
+      </DialogActions>
     </ModalDialog>
   );
 }

@@ -79,3 +79,23 @@ export function ModalDialog({
     </dialog>
   );
 }
+
+/** The API's message when a dialog's last try failed, in words, announced to screen readers. */
+export function DialogError({ message, className = '' }: { message?: string | null; className?: string }) {
+  if (!message) return null;
+  return (
+    <p
+      role="alert"
+      className={`rounded-lg border border-red-200 bg-red-50 px-3.5 py-2.5 text-sm text-red-800 ${className}`}
+    >
+      {message}
+    </p>
+  );
+}
+
+/** A dialog's buttons: stacked (the action on top) on a phone, in a row on the right from `sm`. */
+export function DialogActions({ children, className = '' }: { children: ReactNode; className?: string }) {
+  return (
+    <div className={`flex flex-col-reverse gap-3 sm:flex-row sm:justify-end ${className}`}>{children}</div>
+  );
+}

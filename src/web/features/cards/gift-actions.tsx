@@ -5,7 +5,7 @@ import type { Gift } from '../../../shared/cards/gifts';
 import { Button } from '../../components/ui/button';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { Icon, icons } from '../../components/ui/icon';
-import { ModalDialog } from '../../components/ui/modal-dialog';
+import { DialogActions, DialogError, ModalDialog } from '../../components/ui/modal-dialog';
 import { ApiError } from '../../lib/api';
 import { purchasedCardKeys } from './api';
 import { GiftAddressFields, showGiftErrors, useGiftAddressForm } from './gift-form';
@@ -141,22 +141,15 @@ function CorrectAddressDialog({ gift, onClose }: { gift: Gift; onClose: () => vo
     >
       <form onSubmit={submit} noValidate className="flex flex-col gap-5">
         <GiftAddressFields form={form} />
-        {error ? (
-          <p
-            role="alert"
-            className="rounded-lg border border-red-200 bg-red-50 px-3.5 py-2.5 text-sm text-red-800"
-          >
-            {error}
-          </p>
-        ) : null}
-        <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
+        <DialogError message={error} />
+        <DialogActions>
           <Button variant="secondary" onClick={onClose}>
             Cancel
           </Button>
           <Button type="submit" disabled={correct.isPending} aria-busy={correct.isPending || undefined}>
             {correct.isPending ? 'Saving…' : 'Save address'}
           </Button>
-        </div>
+        </DialogActions>
       </form>
     </ModalDialog>
   );

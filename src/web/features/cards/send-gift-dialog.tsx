@@ -4,7 +4,7 @@ import type { GiftRequest } from '../../../shared/cards/gifts';
 import { formatMoney } from '../../../shared/money';
 import { Button } from '../../components/ui/button';
 import { Icon, icons } from '../../components/ui/icon';
-import { ModalDialog } from '../../components/ui/modal-dialog';
+import { DialogActions, DialogError, ModalDialog } from '../../components/ui/modal-dialog';
 import { ApiError } from '../../lib/api';
 import { purchasedCardKeys, type PurchasedCardDetail } from './api';
 import { formatDateTime } from './format';
@@ -105,15 +105,8 @@ function SendGiftDialog({
     >
       <form onSubmit={submit} noValidate className="flex flex-col gap-5">
         <GiftFields form={form} />
-        {error ? (
-          <p
-            role="alert"
-            className="rounded-lg border border-red-200 bg-red-50 px-3.5 py-2.5 text-sm text-red-800"
-          >
-            {error}
-          </p>
-        ) : null}
-        <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
+        <DialogError message={error} />
+        <DialogActions>
           <Button variant="secondary" onClick={onClose}>
             Cancel
           </Button>
@@ -121,7 +114,7 @@ function SendGiftDialog({
             <Icon path={icons.gift} className="h-4 w-4" />
             {send.isPending ? 'Sending…' : deliverAt ? 'Schedule gift' : 'Send gift'}
           </Button>
-        </div>
+        </DialogActions>
       </form>
     </ModalDialog>
   );

@@ -3,7 +3,7 @@ import type { GiftCard } from '../../../shared/catalogue/schemas';
 import { formatMoney } from '../../../shared/money';
 import { Button } from '../../components/ui/button';
 import { Icon, icons } from '../../components/ui/icon';
-import { ModalDialog } from '../../components/ui/modal-dialog';
+import { DialogActions, ModalDialog } from '../../components/ui/modal-dialog';
 import { GiftFields, type GiftForm } from '../cards/gift-form';
 
 /**
@@ -43,7 +43,7 @@ export function BuyAsGiftDialog({
     >
       <form onSubmit={submit} noValidate className="flex flex-col gap-5">
         <GiftFields form={form} />
-        <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
+        <DialogActions>
           <Button variant="secondary" onClick={onClose}>
             Cancel
           </Button>
@@ -63,7 +63,7 @@ export function BuyAsGiftDialog({
               </>
             )}
           </Button>
-        </div>
+        </DialogActions>
       </form>
     </ModalDialog>
   );
