@@ -170,17 +170,11 @@ export function DashboardShell({ role, navLabel, items, account }: DashboardShel
                   >
                     <Icon path={item.icon} />
                     <span className="hidden truncate xl:inline">{item.label}</span>
-                    {/* The space keeps "Notifications 1" two words (axe: the name must contain what shows). */}
-                    {item.unread ? ' ' : null}
-                    {item.unread ? (
-                      // On the icon in the 60 px sidebar, at the end of the row in the wide one.
-                      <span
-                        aria-hidden="true"
-                        className="absolute top-1 right-1 min-w-5 rounded-full bg-red-600 px-1.5 py-0.5 text-center text-[0.6875rem] leading-none font-bold text-white tabular-nums xl:static xl:ml-auto xl:px-2 xl:py-1 xl:text-xs"
-                      >
-                        {badgeText(item.unread)}
-                      </span>
-                    ) : null}
+                    {/* On the icon in the 60 px sidebar, at the end of the row in the wide one. */}
+                    <UnreadBadge
+                      count={item.unread}
+                      className="absolute top-1 right-1 px-1.5 py-0.5 text-[0.6875rem] xl:static xl:ml-auto xl:px-2 xl:py-1 xl:text-xs"
+                    />
                   </NavLink>
                 </li>
               ))}
@@ -246,15 +240,7 @@ export function DashboardShell({ role, navLabel, items, account }: DashboardShel
                       >
                         <Icon path={item.icon} />
                         <span>{item.label}</span>
-                        {item.unread ? ' ' : null}
-                        {item.unread ? (
-                          <span
-                            aria-hidden="true"
-                            className="ml-auto min-w-5 rounded-full bg-red-600 px-2 py-1 text-center text-xs leading-none font-bold text-white tabular-nums"
-                          >
-                            {badgeText(item.unread)}
-                          </span>
-                        ) : null}
+                        <UnreadBadge count={item.unread} className="ml-auto px-2 py-1 text-xs" />
                       </NavLink>
                     </li>
                   ))}
@@ -291,5 +277,24 @@ export function DashboardShell({ role, navLabel, items, account }: DashboardShel
         </main>
       </div>
     </div>
+  );
+}
+
+/**
+ * The unread count on a navigation item, hidden from screen readers (the link's name says it). The space
+ * before it keeps "Notifications 1" two words (axe: the name must contain what shows).
+ */
+function UnreadBadge({ count, className }: { count?: number; className: string }) {
+  if (!count) return null;
+  return (
+    <>
+      {' '}
+      <span
+        aria-hidden="true"
+        className={`min-w-5 rounded-full bg-red-600 text-center leading-none font-bold text-white tabular-nums ${className}`}
+      >
+        {badgeText(count)}
+      </span>
+    </>
   );
 }
