@@ -1,10 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeNuban } from '../../../shared/wallet/banks';
-import { createTestApp, registerAndLogin, type TestApp } from '../../../../tests/fixtures/test-app';
-import { bankAccounts } from '../../db/schema/wallet';
-import { ensurePlatformAccount, postEntry } from '../wallet/ledger.repository';
-import { openWallet } from '../wallet/wallet.service';
+import { createTestApp, type TestApp } from '../../../../tests/fixtures/test-app';
+import { fundedBusiness, TEST_PIN } from '../../../../tests/fixtures/wallet';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -12,39 +9,12 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const PIN = '2580';
+const PIN = TEST_PIN;
 
-/** A business with ₦10,000 in its wallet, a PIN and a default bank account. */
-async function fundedBusiness() {
-  const business = await registerAndLogin(t.app, 'business');
-  const id = business.account.id;
-  await t.database.db.transaction(async (tx) => {
-    const wallet = await openWallet(tx, id, 'NGN');
-    const clearing = await ensurePlatformAccount(tx, 'payment_clearing', 'NGN');
-    await postEntry(tx, {
-      kind: 'sale',
-      reference: `test-funding:${id}`,
-      currency: 'NGN',
-      postings: [
-        { ledgerAccountId: clearing, amount: -1_000_000n },
-        { ledgerAccountId: wallet, amount: 1_000_000n },
-      ],
-    });
-  });
-  const pin = await business.request({
-    method: 'POST',
-    url: '/api/v1/wallet/pin',
-    payload: { pin: PIN, confirmPin: PIN },
-  });
-  expect(pin.statusCode, pin.body).toBe(201);
-  await t.database.db.insert(bankAccounts).values({
-    businessId: id,
-    bankCode: '058',
-    bankName: 'Guaranty Trust Bank',
-    accountNumber: makeNuban('058', String(100000000 + Math.floor(Math.random() * 899999999))),
-    accountName: 'TEST HOLDER',
-    isDefault: true,
-  });
+/** A business with ₦10,000 in its wallet, a PIN and a default bank account, and its legacy withdraw call. */
+async function legacyBusiness() {
+  const business = await fundedBusiness(t, 1_000_000n);
+  const id = business.id;
   const withdraw = (amount: number, key?: string) =>
     business.request({
       method: 'POST',
@@ -65,7 +35,7 @@ async function fundedBusiness() {
 
 describe('legacy POST /api/withdraw-money/{businessId}: one withdrawal per request, however often it is sent', () => {
   it('two at once with the same Idempotency-Key make one withdrawal; a different body with that key is 409', async () => {
-    const business = await fundedBusiness();
+    const business = await legacyBusiness();
     const [a, b] = await Promise.all([
       business.withdraw(1500, 'legacy-key-1'),
       business.withdraw(1500, 'legacy-key-1'),
@@ -85,7 +55,7 @@ describe('legacy POST /api/withdraw-money/{businessId}: one withdrawal per reque
   });
 
   it('two identical requests without a key at once make one withdrawal', async () => {
-    const business = await fundedBusiness();
+    const business = await legacyBusiness();
     const [a, b] = await Promise.all([business.withdraw(1500), business.withdraw(1500)]);
     expect([a.statusCode, b.statusCode].sort()).toEqual([200, 201]);
     expect(a.json().data.id).toBe(b.json().data.id);
@@ -94,7 +64,7 @@ describe('legacy POST /api/withdraw-money/{businessId}: one withdrawal per reque
   });
 
   it('20 identical requests in parallel make one withdrawal', async () => {
-    const business = await fundedBusiness();
+    const business = await legacyBusiness();
     const results = await Promise.all(Array.from({ length: 20 }, () => business.withdraw(1000)));
     expect(results.map((r) => r.statusCode).filter((s) => s === 201)).toHaveLength(1);
     expect(results.every((r) => r.statusCode === 200 || r.statusCode === 201)).toBe(true);
@@ -104,7 +74,7 @@ describe('legacy POST /api/withdraw-money/{businessId}: one withdrawal per reque
   });
 
   it('a different amount, or the same amount once the window has passed, is a new withdrawal', async () => {
-    const business = await fundedBusiness();
+    const business = await legacyBusiness();
     expect((await business.withdraw(1500)).statusCode).toBe(201);
     expect((await business.withdraw(1600)).statusCode).toBe(201);
     await t.database.db.execute(

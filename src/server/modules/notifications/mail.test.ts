@@ -5,14 +5,11 @@ import { Writable } from 'node:stream';
 import pino from 'pino';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeNuban } from '../../../shared/wallet/banks';
 import type { Mail } from '../../../shared/notifications/schemas';
 import { buyCard, createDesign } from '../../../../tests/fixtures/cards';
 import { createTestApp, freshIp, registerAndLogin, type TestApp } from '../../../../tests/fixtures/test-app';
-import { bankAccounts } from '../../db/schema/wallet';
+import { fundedBusiness } from '../../../../tests/fixtures/wallet';
 import { publicUrl } from '../../lib/public-url';
-import { ensurePlatformAccount, postEntry } from '../wallet/ledger.repository';
-import { openWallet } from '../wallet/wallet.service';
 import { applyTransferState } from '../wallet/withdrawals.service';
 import { absoluteLink, escapeHtml, renderMail } from './mail-render';
 import {
@@ -201,35 +198,7 @@ describe('mail on events, through a real SMTP server', () => {
   });
 
   it('a business is mailed when a withdrawal is paid and when one fails', async () => {
-    const business = await registerAndLogin(smtpApp.app, 'business');
-    const id = business.account.id;
-    await smtpApp.database.db.transaction(async (tx) => {
-      const wallet = await openWallet(tx, id, 'NGN');
-      const clearing = await ensurePlatformAccount(tx, 'payment_clearing', 'NGN');
-      await postEntry(tx, {
-        kind: 'sale',
-        reference: `test-funding:${id}`,
-        currency: 'NGN',
-        postings: [
-          { ledgerAccountId: clearing, amount: -1_000_000n },
-          { ledgerAccountId: wallet, amount: 1_000_000n },
-        ],
-      });
-    });
-    const pin = await business.request({
-      method: 'POST',
-      url: '/api/v1/wallet/pin',
-      payload: { pin: '2580', confirmPin: '2580' },
-    });
-    expect(pin.statusCode, pin.body).toBe(201);
-    await smtpApp.database.db.insert(bankAccounts).values({
-      businessId: id,
-      bankCode: '058',
-      bankName: 'Guaranty Trust Bank',
-      accountNumber: makeNuban('058', String(100000000 + Math.floor(Math.random() * 899999999))),
-      accountName: 'TEST HOLDER',
-      isDefault: true,
-    });
+    const business = await fundedBusiness(smtpApp, 1_000_000n);
     const withdraw = async () => {
       const res = await business.request({
         method: 'POST',

@@ -1,11 +1,8 @@
 import { createHmac } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeNuban } from '../../../shared/wallet/banks';
 import { createTestApp, registerAndLogin, type TestApp } from '../../../../tests/fixtures/test-app';
-import { bankAccounts } from '../../db/schema/wallet';
-import { ensurePlatformAccount, postEntry } from './ledger.repository';
-import { openWallet } from './wallet.service';
+import { fundedBusiness as funded, TEST_PIN } from '../../../../tests/fixtures/wallet';
 import { createSandboxPayouts, SANDBOX_FAILING_ACCOUNT } from './payouts/sandbox-payouts';
 import { processDueWithdrawals } from './withdrawals.service';
 
@@ -15,55 +12,10 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const PIN = '2580';
+const PIN = TEST_PIN;
 
-/** A business with money in its wallet (a balanced sale entry), a PIN and a default bank account. */
-async function fundedBusiness(
-  balanceKobo: bigint,
-  options: { accountNumber?: string; pin?: boolean; bank?: boolean } = {},
-) {
-  const business = await registerAndLogin(t.app, 'business');
-  const id = business.account.id;
-  await t.database.db.transaction(async (tx) => {
-    const wallet = await openWallet(tx, id, 'NGN');
-    const clearing = await ensurePlatformAccount(tx, 'payment_clearing', 'NGN');
-    await postEntry(tx, {
-      kind: 'sale',
-      reference: `test-funding:${id}`,
-      currency: 'NGN',
-      postings: [
-        { ledgerAccountId: clearing, amount: -balanceKobo },
-        { ledgerAccountId: wallet, amount: balanceKobo },
-      ],
-    });
-  });
-  if (options.pin !== false) {
-    const res = await business.request({
-      method: 'POST',
-      url: '/api/v1/wallet/pin',
-      payload: { pin: PIN, confirmPin: PIN },
-    });
-    expect(res.statusCode, res.body).toBe(201);
-  }
-  let bankId: string | undefined;
-  if (options.bank !== false) {
-    const [bank] = await t.database.db
-      .insert(bankAccounts)
-      .values({
-        businessId: id,
-        bankCode: '058',
-        bankName: 'Guaranty Trust Bank',
-        accountNumber:
-          options.accountNumber ??
-          makeNuban('058', String(100000000 + Math.floor(Math.random() * 899999999))),
-        accountName: 'TEST HOLDER',
-        isDefault: true,
-      })
-      .returning();
-    bankId = bank!.id;
-  }
-  return { ...business, id, bankId };
-}
+const fundedBusiness = (balanceKobo: bigint, options?: Parameters<typeof funded>[2]) =>
+  funded(t, balanceKobo, options);
 
 async function balance(business: { request: Awaited<ReturnType<typeof registerAndLogin>>['request'] }) {
   return (await business.request({ method: 'GET', url: '/api/v1/wallet' })).json().balance.amount as number;
