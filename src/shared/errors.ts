@@ -91,6 +91,12 @@ export const errorCodes = {
   GIFT_RECIPIENT_INVALID: 422,
   /** The gift is no longer waiting (already accepted, declined, cancelled or returned); `details.status`. */
   GIFT_STATE_CONFLICT: 409,
+  /** The current password given to change the password is wrong (counted like a failed login). */
+  PASSWORD_INCORRECT: 403,
+  /** A password-reset link that is unknown, expired or already used: one answer for all three. */
+  RESET_LINK_INVALID: 410,
+  /** No live session of the caller's own account has that id (another account's id answers this too). */
+  SESSION_NOT_FOUND: 404,
   /** Too many attempts; `details.retryAfterSeconds` says when to try again. */
   RATE_LIMITED: 429,
   /** Something failed on our side; details are logged, never returned. */
