@@ -97,6 +97,15 @@ export const errorCodes = {
   RESET_LINK_INVALID: 410,
   /** No live session of the caller's own account has that id (another account's id answers this too). */
   SESSION_NOT_FOUND: 404,
+  /** The e-mail confirmation link is unknown, used or expired; ask for a new one. */
+  EMAIL_LINK_INVALID: 400,
+  /**
+   * The user still holds cards with a balance; `details` has their count and total. Use, send, or give them
+   * up (`giveUpCards: true`) to delete the account.
+   */
+  ACCOUNT_HAS_CARDS: 409,
+  /** Something must be settled before the account can be deleted; `details.blockers` says what, in words. */
+  ACCOUNT_DELETION_BLOCKED: 409,
   /** Too many attempts; `details.retryAfterSeconds` says when to try again. */
   RATE_LIMITED: 429,
   /** Something failed on our side; details are logged, never returned. */
