@@ -132,14 +132,23 @@ test.describe('login', () => {
 });
 
 test.describe('guards', () => {
-  test('signed out: a protected screen sends you to / and replaces the history entry', async ({ page }) => {
+  test('signed out: a protected screen sends you to its login, replacing the history entry, and back after it', async ({
+    page,
+  }) => {
     await page.goto('/select-account');
     await page.goto('/dashboard/wallet');
-    await expect(page).toHaveURL(/\/$/);
+    await expect(page).toHaveURL(/\/business\/login\?next=%2Fdashboard%2Fwallet$/);
     await page.goBack();
     await expect(page).toHaveURL(/\/select-account$/);
-    await page.goto('/user-dashboard/mycards');
-    await expect(page).toHaveURL(/\/$/);
+    await page.goto('/user-dashboard/mycards?tab=all');
+    await expect(page).toHaveURL(/\/login\?next=%2Fuser-dashboard%2Fmycards%3Ftab%3Dall$/);
+
+    const input = await registerViaApi(page, 'business');
+    await page.goto('/dashboard/wallet');
+    await page.getByLabel('Email', { exact: true }).fill(input.email);
+    await page.getByLabel('Password', { exact: true }).fill(DEFAULT_PASSWORD);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await expect(page).toHaveURL(/\/dashboard\/wallet$/);
   });
 
   test('signed in: the public area sends a business to /dashboard and a user to /user-dashboard', async ({

@@ -1,6 +1,6 @@
-import type { ReactNode } from 'react';
-import { Navigate, useSearchParams } from 'react-router';
-import { safeNextPath } from '../lib/next-path';
+import { useState, type ReactNode } from 'react';
+import { Navigate, useLocation, useSearchParams } from 'react-router';
+import { nextQuery, safeNextPath } from '../lib/next-path';
 import { useGiftCardStore } from '../lib/store';
 
 /**
@@ -18,11 +18,24 @@ export function PublicOnly({ children }: { children: ReactNode }) {
   return children;
 }
 
-/** Anyone without the right session reaching a protected screen goes to / (or to their own dashboard). */
+const LOGIN_PATH = { business: '/business/login', user: '/login' } as const;
+
+/**
+ * A protected screen. Signed in with the other role: that role's own dashboard. Opened signed out (a bookmark,
+ * a link in a mail): the role's login, which comes back here after it (`?next=`). Signed out while on it (Log
+ * Out, or a 401 that cleared the store): the landing page, as before — so the guard remembers whether this
+ * screen was first shown signed in.
+ */
 export function RequireRole({ role, children }: { role: 'business' | 'user'; children: ReactNode }) {
   const bizClient = useGiftCardStore((s) => s.bizClient);
   const userData = useGiftCardStore((s) => s.userData);
-  if (role === 'business' && !bizClient) return <Navigate to={userData ? '/user-dashboard' : '/'} replace />;
-  if (role === 'user' && !userData) return <Navigate to={bizClient ? '/dashboard' : '/'} replace />;
-  return children;
+  const location = useLocation();
+  const signedIn = role === 'business' ? Boolean(bizClient) : Boolean(userData);
+  const [openedSignedIn] = useState(signedIn);
+  if (signedIn) return children;
+  const otherRole = role === 'business' ? userData : bizClient;
+  if (otherRole) return <Navigate to={role === 'business' ? '/user-dashboard' : '/dashboard'} replace />;
+  if (openedSignedIn) return <Navigate to="/" replace />;
+  const here = `${location.pathname}${location.search}${location.hash}`;
+  return <Navigate to={`${LOGIN_PATH[role]}${nextQuery(here)}`} replace />;
 }
