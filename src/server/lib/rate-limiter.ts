@@ -9,36 +9,9 @@ export interface Limit {
 }
 
 /**
- * Fixed-window counters in PostgreSQL, shared by every app instance. `assertAllowed` refuses once a key has
- * used its budget; `hit` spends one; `clear` forgets a key (a successful login clears its account's count).
+ * Fixed-window counters in PostgreSQL, shared by every app instance. `consume` spends a try and refuses over
+ * budget; `refund` gives one back; `clear` forgets a key (a successful login clears its account's count).
  */
-export async function assertAllowed(db: DbOrTx, limits: Limit[], message: string): Promise<void> {
-  if (limits.length === 0) return;
-  const keys = limits.map((l) => l.key);
-  const rows = await db.execute<{ key: string; hits: number; retry: number }>(sql`
-    SELECT key, hits, ceil(extract(epoch FROM reset_at - now()))::int AS retry
-    FROM rate_limits WHERE key IN (${sql.join(
-      keys.map((k) => sql`${k}`),
-      sql`, `,
-    )}) AND reset_at > now()`);
-  let retryAfter = 0;
-  for (const row of rows.rows) {
-    const limit = limits.find((l) => l.key === row.key);
-    if (limit && row.hits >= limit.max) retryAfter = Math.max(retryAfter, row.retry);
-  }
-  if (retryAfter > 0) {
-    const minutes = Math.ceil(retryAfter / 60);
-    throw new AppError(
-      'RATE_LIMITED',
-      `${message} Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
-      {
-        details: { retryAfterSeconds: retryAfter },
-        headers: { 'retry-after': String(retryAfter) },
-      },
-    );
-  }
-}
-
 /**
  * Spends one try of every limit, atomically, and refuses when any of them is now over its budget. The count
  * comes first (INSERT … ON CONFLICT … RETURNING), so parallel requests cannot all read "under the limit"
@@ -69,17 +42,6 @@ function rateLimited(message: string, retryAfter: number): AppError {
     details: { retryAfterSeconds: retryAfter },
     headers: { 'retry-after': String(retryAfter) },
   });
-}
-
-export async function hit(db: DbOrTx, limits: Limit[]): Promise<void> {
-  for (const limit of limits) {
-    await db.execute(sql`
-      INSERT INTO rate_limits (key, hits, reset_at)
-      VALUES (${limit.key}, 1, now() + make_interval(secs => ${limit.windowSeconds}))
-      ON CONFLICT (key) DO UPDATE SET
-        hits = CASE WHEN rate_limits.reset_at <= now() THEN 1 ELSE rate_limits.hits + 1 END,
-        reset_at = CASE WHEN rate_limits.reset_at <= now() THEN EXCLUDED.reset_at ELSE rate_limits.reset_at END`);
-  }
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { Db, DbOrTx } from '../../db/client';
 import type { Config } from '../../env';
 import { AppError, notFound } from '../../lib/app-error';
-import { assertAllowed, hit, type Limit } from '../../lib/rate-limiter';
+import { consume, type Limit } from '../../lib/rate-limiter';
 import type { BankAccount } from '../../../shared/wallet/schemas';
 import {
   bankAccountMessages,
@@ -50,9 +50,8 @@ async function lookUp(
   bank: Bank,
   accountNumber: string,
 ): Promise<string> {
-  const limits = [lookupLimit(businessId)];
-  await assertAllowed(deps.db, limits, 'You have checked many bank accounts in a short time.');
-  await hit(deps.db, limits);
+  // Counted before the provider is asked (one atomic statement), so parallel checks cannot all pass.
+  await consume(deps.db, [lookupLimit(businessId)], 'You have checked many bank accounts in a short time.');
   let found: { accountName: string } | null;
   try {
     found = await deps.payouts.resolveAccount(bank.code, accountNumber);

@@ -209,6 +209,28 @@ describe('POST /api/v1/bank-accounts/resolve', () => {
     });
   });
 
+  it('asks the bank at most 30 times an hour per business, even when 40 checks arrive at once', async () => {
+    const b = await business();
+    const before = calls.length;
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, () =>
+        b.request({
+          method: 'POST',
+          url: '/api/v1/bank-accounts/resolve',
+          payload: { bankCode: '044', accountNumber: nuban('044') },
+        }),
+      ),
+    );
+    const statuses = answers.map((r) => r.statusCode).sort();
+    expect(statuses.filter((s) => s === 200)).toHaveLength(30);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(10);
+    expect(calls.length - before).toBe(30);
+    expect(answers.find((r) => r.statusCode === 429)!.json()).toMatchObject({
+      code: 'RATE_LIMITED',
+      message: expect.stringContaining('You have checked many bank accounts in a short time.'),
+    });
+  });
+
   it('is for businesses only: signed out → 401, a user → 403', async () => {
     const payload = { bankCode: '044', accountNumber: nuban('044') };
     const anonymous = await t.app.inject({ method: 'POST', url: '/api/v1/bank-accounts/resolve', payload });
