@@ -9,6 +9,11 @@ import type { Db } from './db/client';
 import type { Config } from './env';
 import { accountRoutes } from './modules/accounts/accounts.routes';
 import { resolveToken } from './modules/accounts/accounts.service';
+import { profileRoutes } from './modules/accounts/profile.routes';
+import { cardsDeletionParticipant } from './modules/cards/account-deletion.service';
+import { catalogueDeletionParticipant } from './modules/catalogue/account-deletion.service';
+import { notificationsDeletionParticipant } from './modules/notifications/account-deletion.service';
+import { walletDeletionParticipant } from './modules/wallet/account-deletion.service';
 import { cardRoutes } from './modules/cards/cards.routes';
 import { giftRoutes } from './modules/cards/gifts.routes';
 import { redemptionRoutes } from './modules/cards/redemptions.routes';
@@ -135,6 +140,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     async (v1) => {
       await v1.register(configRoutes, deps);
       await v1.register(accountRoutes, deps);
+      await v1.register(profileRoutes, {
+        ...deps,
+        // Each room that keeps something of an account takes part in deleting it (lib/account-deletion.ts).
+        deletionParticipants: [
+          cardsDeletionParticipant,
+          walletDeletionParticipant,
+          catalogueDeletionParticipant,
+          notificationsDeletionParticipant,
+        ],
+      });
       await v1.register(walletRoutes, deps);
       await v1.register(pinRoutes, deps);
       await v1.register(bankAccountRoutes, deps);
