@@ -34,6 +34,24 @@ export function migrationsFolder(): string {
   return candidates.find((dir) => existsSync(path.join(dir, 'meta', '_journal.json'))) ?? candidates[0]!;
 }
 
+/** Any fixed number: the advisory lock that lets one instance at a time migrate a database. */
+const MIGRATION_LOCK = 4_207_310_012;
+
+/**
+ * Applies the pending migrations holding an advisory lock, on one connection: instances starting together
+ * (or a rolling deploy) take turns, and the later ones find the migrations applied instead of running them
+ * again (drizzle's migrator alone reads "none applied" in both and the second fails or repeats a migration).
+ */
 export async function runMigrations(db: Db): Promise<void> {
-  await migrate(db, { migrationsFolder: migrationsFolder() });
+  const client = await (db as Db & { $client: pg.Pool }).$client.connect();
+  try {
+    await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    await migrate(drizzle(client, { casing: 'snake_case' }), { migrationsFolder: migrationsFolder() });
+    await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]);
+    client.release();
+  } catch (error) {
+    // Closing the connection lets go of its lock too.
+    client.release(true);
+    throw error;
+  }
 }
