@@ -140,3 +140,84 @@ export const tokenResponseSchema = sessionSchema
     token: z.string().describe('Opaque bearer token: send it as `Authorization: Bearer <token>`.'),
   })
   .meta({ id: 'ApiToken' });
+
+/* Passwords and signed-in devices (issue 12). */
+
+export const passwordMessages = {
+  currentRequired: 'please enter your current password',
+  currentWrong: 'That is not your current password.',
+  sameAsOld: 'The new password must be different from your current one.',
+  resetLinkInvalid: 'This reset link has expired or was already used. Ask for a new one.',
+  resetRequested:
+    "If an account uses that address, we've sent a link to reset the password. It works for 30 minutes.",
+} as const;
+
+/** How long a mailed reset link works. */
+export const PASSWORD_RESET_MINUTES = 30;
+
+/** A new password: the registration rule, and no control characters (they cannot be typed anyway). */
+const newPassword = safeText({ error: messages.passwordRequired })
+  .min(1, { message: messages.passwordRequired, abort: true })
+  .min(PASSWORD_MIN_LENGTH, messages.passwordTooShort)
+  .max(PASSWORD_MAX_LENGTH, messages.passwordTooLong);
+
+export const changePasswordSchema = z
+  .object({
+    currentPassword: safeText({ error: passwordMessages.currentRequired })
+      .min(1, passwordMessages.currentRequired)
+      .max(1024, passwordMessages.currentWrong),
+    newPassword,
+  })
+  .refine((value) => value.currentPassword !== value.newPassword, {
+    message: passwordMessages.sameAsOld,
+    path: ['newPassword'],
+  })
+  .meta({ id: 'ChangePassword' });
+export type ChangePassword = z.infer<typeof changePasswordSchema>;
+
+export const passwordResetRequestSchema = z
+  .object({ email, role: roleSchema.optional() })
+  .meta({ id: 'PasswordResetRequest' });
+export type PasswordResetRequest = z.output<typeof passwordResetRequestSchema>;
+export type PasswordResetRequestInput = z.input<typeof passwordResetRequestSchema>;
+
+export const passwordResetAcceptedSchema = z
+  .object({ message: z.string() })
+  .meta({
+    id: 'PasswordResetAccepted',
+    description: 'The same answer whether or not the address has an account.',
+  });
+
+export const passwordResetConfirmSchema = z
+  .object({
+    token: safeText({ error: passwordMessages.resetLinkInvalid })
+      .min(1, passwordMessages.resetLinkInvalid)
+      .max(200, passwordMessages.resetLinkInvalid),
+    newPassword,
+  })
+  .meta({ id: 'PasswordResetConfirm' });
+export type PasswordResetConfirm = z.infer<typeof passwordResetConfirmSchema>;
+
+export const signedInDeviceSchema = z
+  .object({
+    id: z.uuid(),
+    browser: z
+      .string()
+      .describe('From the User-Agent, e.g. "Chrome on Windows", "API token", "Unknown browser"'),
+    ip: z.string().nullable(),
+    createdAt: z.iso.datetime(),
+    lastSeenAt: z.iso.datetime().describe('Updated at most once a minute'),
+    current: z.boolean().describe('The session this request came with'),
+    kind: z.enum(['cookie', 'bearer']),
+  })
+  .meta({ id: 'SignedInDevice' });
+export type SignedInDevice = z.infer<typeof signedInDeviceSchema>;
+
+export const signedInDevicesSchema = z
+  .object({ items: z.array(signedInDeviceSchema) })
+  .meta({ id: 'SignedInDevices' });
+export type SignedInDevices = z.infer<typeof signedInDevicesSchema>;
+
+export const sessionIdParamsSchema = z.object({
+  id: z.uuid({ error: 'No signed-in device has that id.' }),
+});

@@ -60,3 +60,27 @@ export async function updateLogoKey(
     .returning();
   return row;
 }
+
+/**
+ * Stores a new password hash. With `expectedHash`, only while the stored hash is still that one (the
+ * password that was just checked), so two changes racing with the same old password make one change.
+ */
+export async function updatePasswordHash(
+  db: DbOrTx,
+  id: string,
+  passwordHash: string,
+  expectedHash?: string,
+): Promise<AccountRow | undefined> {
+  const [row] = await db
+    .update(accounts)
+    .set({ passwordHash, updatedAt: sql`now()` })
+    .where(and(eq(accounts.id, id), expectedHash ? eq(accounts.passwordHash, expectedHash) : undefined))
+    .returning();
+  return row;
+}
+
+/** Locks the account's row for the rest of the transaction (one password change or reset at a time). */
+export async function lockAccount(db: DbOrTx, id: string): Promise<AccountRow | undefined> {
+  const [row] = await db.select().from(accounts).where(eq(accounts.id, id)).for('update');
+  return row;
+}

@@ -17,13 +17,21 @@ import {
   updateLogoKey,
   type AccountRow,
 } from './accounts.repository';
-import { findLiveSessionByTokenHash, insertSession, revokeSession } from './sessions.repository';
+import {
+  findLiveSessionByTokenHash,
+  insertSession,
+  revokeSession,
+  touchSession,
+} from './sessions.repository';
+import { cleanUserAgent } from './user-agent';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** "Remember me" keeps a session for 30 days; without it the cookie ends with the browser, the row in a day. */
 export const REMEMBER_MS = 30 * DAY_MS;
 export const BROWSER_SESSION_MS = DAY_MS;
 export const BEARER_MS = 30 * DAY_MS;
+/** A session's "last seen" is written at most this often. */
+const LAST_SEEN_EVERY_MS = 60 * 1000;
 
 export type AuthDeps = CoreDeps;
 export type { AccountRow };
@@ -193,6 +201,27 @@ export interface LoginContext {
   ip: string;
   role?: Role;
   kind: 'cookie' | 'bearer';
+  /** The User-Agent header, kept (cleaned) with the session for the list of signed-in devices. */
+  userAgent?: string | string[];
+}
+
+/**
+ * Failed password checks, counted per account (or typed identifier) and per IP: logins and a password
+ * change's current password spend the same budget, so neither route can be used to guess past the other.
+ */
+export function loginLimits(config: AuthDeps['config'], accountKey: string, ip: string): limiter.Limit[] {
+  return [
+    {
+      key: `login:account:${accountKey}`,
+      max: config.LOGIN_MAX_FAILURES_PER_ACCOUNT,
+      windowSeconds: config.LOGIN_FAILURE_WINDOW_SECONDS,
+    },
+    {
+      key: `login:ip:${ip}`,
+      max: config.LOGIN_MAX_FAILURES_PER_IP,
+      windowSeconds: config.LOGIN_FAILURE_WINDOW_SECONDS,
+    },
+  ];
 }
 
 /**
@@ -206,18 +235,7 @@ export async function logIn(deps: AuthDeps, input: Login, context: LoginContext)
     ? await findAccountByEmail(db, identifier)
     : await findUserByUsername(db, identifier);
   // Counted per account (not per typed identifier), so a user's email and username share one budget.
-  const limits: limiter.Limit[] = [
-    {
-      key: `login:account:${account?.id ?? identifier}`,
-      max: config.LOGIN_MAX_FAILURES_PER_ACCOUNT,
-      windowSeconds: config.LOGIN_FAILURE_WINDOW_SECONDS,
-    },
-    {
-      key: `login:ip:${context.ip}`,
-      max: config.LOGIN_MAX_FAILURES_PER_IP,
-      windowSeconds: config.LOGIN_FAILURE_WINDOW_SECONDS,
-    },
-  ];
+  const limits = loginLimits(config, account?.id ?? identifier, context.ip);
   // The try is counted before the password is checked (atomically, in one statement), so however many
   // arrive at once at most the limit are ever checked; a right password then gives its try back.
   await limiter.consume(db, limits, 'Too many failed sign-in attempts.');
@@ -236,7 +254,16 @@ export async function logIn(deps: AuthDeps, input: Login, context: LoginContext)
         : 'This is a user account. Please log in as a user.',
     );
   }
-  return createSession(deps, account, context.kind === 'bearer' ? 'bearer' : 'cookie', input.remember);
+  return createSession(deps, account, context.kind === 'bearer' ? 'bearer' : 'cookie', input.remember, {
+    ip: context.ip,
+    userAgent: context.userAgent,
+  });
+}
+
+/** Where a session was made from, for the owner's list of signed-in devices. */
+export interface SessionOrigin {
+  ip?: string;
+  userAgent?: string | string[];
 }
 
 export async function createSession(
@@ -244,6 +271,7 @@ export async function createSession(
   account: AccountRow,
   kind: 'cookie' | 'bearer',
   remember: boolean,
+  origin: SessionOrigin = {},
 ): Promise<IssuedSession> {
   const token = randomToken();
   const persistent = kind === 'bearer' || remember;
@@ -255,6 +283,8 @@ export async function createSession(
     persistent,
     kind,
     expiresAt,
+    userAgent: cleanUserAgent(origin.userAgent),
+    ip: origin.ip ? origin.ip.slice(0, 64) : null,
   });
   return { token, account, expiresAt, persistent };
 }
@@ -270,6 +300,10 @@ export async function resolveToken(deps: AuthDeps, token: string): Promise<Resol
   if (token.length < 20 || token.length > 100) return null;
   const found = await findLiveSessionByTokenHash(deps.db, keyedHash(deps.config.SESSION_SECRET, token));
   if (!found) return null;
+  // Checked here first so most requests write nothing; the UPDATE's own condition settles races.
+  if (Date.now() - found.session.lastSeenAt.getTime() > LAST_SEEN_EVERY_MS) {
+    await touchSession(deps.db, found.session.id);
+  }
   return {
     sessionId: found.session.id,
     account: found.account,

@@ -102,6 +102,7 @@ export const legacyAuthRoutes: FastifyPluginAsyncZod<auth.AuthDeps> = async (app
         { ...request.body, remember: true },
         {
           ip: request.ip,
+          userAgent: request.headers['user-agent'],
           role: 'business',
           kind: 'cookie',
         },
@@ -125,7 +126,7 @@ export const legacyAuthRoutes: FastifyPluginAsyncZod<auth.AuthDeps> = async (app
       const issued = await auth.logIn(
         deps,
         { ...request.body, remember: true },
-        { ip: request.ip, role: 'user', kind: 'cookie' },
+        { ip: request.ip, userAgent: request.headers['user-agent'], role: 'user', kind: 'cookie' },
       );
       setSessionCookie(reply, production, issued);
       return { message: 'Login successful', data: userSession(issued.account) };
