@@ -16,8 +16,7 @@ export const profileMessages = {
   usernameForUsers: 'Only a user has a username; a business is known by its name.',
 } as const;
 
-const currentPassword = z
-  .string({ error: profileMessages.passwordRequired })
+const currentPassword = safeText({ error: profileMessages.passwordRequired })
   .min(1, profileMessages.passwordRequired)
   .max(1024, 'That password is not correct.');
 

@@ -79,7 +79,10 @@ export async function claimEmailChangeToken(
 }
 
 export async function updateEmail(tx: DbOrTx, id: string, email: string): Promise<void> {
-  await tx.update(accounts).set({ email, updatedAt: sql`now()` }).where(eq(accounts.id, id));
+  await tx
+    .update(accounts)
+    .set({ email, updatedAt: sql`now()` })
+    .where(eq(accounts.id, id));
 }
 
 /** The deleted account keeps its row (money records point at it) with nothing personal left in it. */

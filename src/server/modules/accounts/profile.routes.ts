@@ -118,7 +118,7 @@ export const profileRoutes: FastifyPluginAsyncZod<profile.ProfileDeps> = async (
         tags: ['account'],
         summary: 'Delete your account (password required); signs out everywhere',
         description:
-          "Refused (409) while something must be settled first (ACCOUNT_DELETION_BLOCKED, `details.blockers`), and for a user still holding cards with a balance (ACCOUNT_HAS_CARDS) unless `giveUpCards` is true. Personal data is anonymised; ledger entries and card activity stay.",
+          'Refused (409) while something must be settled first (ACCOUNT_DELETION_BLOCKED, `details.blockers`), and for a user still holding cards with a balance (ACCOUNT_HAS_CARDS) unless `giveUpCards` is true. Personal data is anonymised; ledger entries and card activity stay.',
         body: deleteAccountSchema,
         response: { 204: z.null().describe('Deleted'), ...errors },
       },
