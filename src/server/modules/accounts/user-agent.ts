@@ -34,15 +34,13 @@ export function describeUserAgent(userAgent: string | null | undefined, kind: 'c
 }
 
 const MAX_USER_AGENT = 512;
+// eslint-disable-next-line no-control-regex -- stripping control characters is the point
+const CONTROL = /[\u0000-\u001f\u007f]+/g;
 
 /** What is stored: no control characters, at most 512 characters, or nothing. */
 export function cleanUserAgent(userAgent: string | string[] | null | undefined): string | null {
   const raw = Array.isArray(userAgent) ? userAgent[0] : userAgent;
   if (!raw) return null;
-  // eslint-disable-next-line no-control-regex -- stripping control characters is the point
-  const cleaned = raw
-    .replace(/[\u0000-\u001f\u007f]+/g, ' ')
-    .trim()
-    .slice(0, MAX_USER_AGENT);
+  const cleaned = raw.replace(CONTROL, ' ').trim().slice(0, MAX_USER_AGENT);
   return cleaned || null;
 }
