@@ -15,6 +15,7 @@ const PublicLayoutRoute = lazyPage(() => import('../../features/site/public-layo
 const BalancePage = lazyPage(() => import('../../features/cards/balance-page'));
 const GiftLandingPage = lazyPage(() => import('../../features/cards/gift-landing-page'));
 const MailboxPage = lazyPage(() => import('../../features/notifications/mailbox-page'));
+const ConfirmEmailPage = lazyPage(() => import('../../features/accounts/confirm-email-page'));
 
 /** Signed-out screens: the landing page, choosing an account type, logging in and registering. */
 export const signedOutRoutes: RouteObject[] = [
@@ -37,6 +38,8 @@ export const everyoneRoutes: RouteObject[] = [
       { path: '/balance', element: page(<BalancePage />) },
       // A gift's link (from its e-mail or notification), signed in or not.
       { path: '/gifts/:id', element: page(<GiftLandingPage />) },
+      // The link mailed to a new e-mail address (works on any device, signed in or not).
+      { path: '/confirm-email', element: page(<ConfirmEmailPage />) },
       // The mail kept on this machine when no SMTP server is configured (a 404 from the API otherwise).
       { path: '/dev/mailbox', element: page(<MailboxPage />) },
     ],
