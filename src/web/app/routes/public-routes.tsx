@@ -15,6 +15,8 @@ const PublicLayoutRoute = lazyPage(() => import('../../features/site/public-layo
 const BalancePage = lazyPage(() => import('../../features/cards/balance-page'));
 const GiftLandingPage = lazyPage(() => import('../../features/cards/gift-landing-page'));
 const MailboxPage = lazyPage(() => import('../../features/notifications/mailbox-page'));
+const ForgotPasswordPage = lazyPage(() => import('../../features/accounts/forgot-password-page'));
+const ResetPasswordPage = lazyPage(() => import('../../features/accounts/reset-password-page'));
 const ConfirmEmailPage = lazyPage(() => import('../../features/accounts/confirm-email-page'));
 
 /** Signed-out screens: the landing page, choosing an account type, logging in and registering. */
@@ -31,6 +33,9 @@ export const signedOutRoutes: RouteObject[] = [
 export const everyoneRoutes: RouteObject[] = [
   { path: '/faqs', element: page(<FaqsPage />) },
   { path: '/terms', element: page(<TermsPage />) },
+  // Forgot password and the mailed reset link: signed in or not (a reset signs every device out anyway).
+  { path: '/forgot-password', element: page(<ForgotPasswordPage />) },
+  { path: '/reset-password', element: page(<ResetPasswordPage />) },
   {
     // Public pages of other features, in the site's public chrome.
     element: page(<PublicLayoutRoute />),

@@ -70,12 +70,20 @@ export function LoginForm({ role }: { role: Role }) {
         error={errors.password?.message}
         {...form.register('password')}
       />
-      <Checkbox
-        label="Remember me"
-        required={role === 'business'}
-        error={(errors as { remember?: { message?: string } }).remember?.message}
-        {...form.register('remember')}
-      />
+      <div className="flex flex-wrap items-start justify-between gap-x-4 gap-y-2">
+        <Checkbox
+          label="Remember me"
+          required={role === 'business'}
+          error={(errors as { remember?: { message?: string } }).remember?.message}
+          {...form.register('remember')}
+        />
+        <Link
+          to={`/forgot-password?role=${role}`}
+          className="text-sm font-semibold text-brand-700 underline-offset-2 hover:underline"
+        >
+          Forgot password?
+        </Link>
+      </div>
       <Button type="submit" disabled={isSubmitting} className="w-full py-3">
         {isSubmitting ? 'Logging in…' : 'Log in'}
       </Button>
