@@ -31,7 +31,7 @@ const secrets = {
 };
 
 /** A fresh database on the test PostgreSQL; `drop()` removes it (and ends whatever still uses it). */
-async function freshDatabase(prefix: string): Promise<{ url: string; drop(): Promise<void> }> {
+async function freshDatabase(prefix: string): Promise<{ name: string; url: string; drop(): Promise<void> }> {
   const base = inject('databaseUrl');
   const name = `${prefix}_${process.pid}_${randomInt(1e9)}`;
   const admin = new pg.Client({ connectionString: base });
@@ -44,6 +44,7 @@ async function freshDatabase(prefix: string): Promise<{ url: string; drop(): Pro
   const url = new URL(base);
   url.pathname = `/${name}`;
   return {
+    name,
     url: url.toString(),
     async drop() {
       const client = new pg.Client({ connectionString: base });
@@ -167,6 +168,8 @@ describe('two instances on one database', () => {
   let db: pg.Pool;
   let prep: TestApp;
   const instances: Instance[] = [];
+  /** How many job runs were waiting at the gate when it opened (both instances' three jobs: 6). */
+  let gatedJobs = 0;
   const servers: { pid?: number; tsxPid: number; exited: Promise<unknown> }[] = [];
   /** What was set up before the instances started, for their start-up jobs to race over. */
   const work = {
@@ -224,6 +227,12 @@ describe('two instances on one database', () => {
       work.expiringCardId,
     ]);
     await prep.close();
+    // The jobs' tables stay locked until both instances are up and their first runs are waiting on the
+    // lock: then both go at the same moment (a start-up a few milliseconds apart would let one finish first).
+    const gate = new pg.Client({ connectionString: database.url });
+    await gate.connect();
+    await gate.query('BEGIN');
+    await gate.query('LOCK TABLE gifts, purchased_cards, mail_outbox IN ACCESS EXCLUSIVE MODE');
 
     // Both at once: their migrations, start-up jobs and first mail passes overlap.
     const env = {
@@ -254,6 +263,17 @@ describe('two instances on one database', () => {
       servers[i]!.pid = pid;
       instances.push({ name, port, output: server.output });
     });
+    // Each instance's gift, expiry and mail job waits at the gate.
+    const waiting = async () =>
+      (
+        await db.query<{ n: number }>(
+          "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND wait_event_type = 'Lock'",
+          [database.name],
+        )
+      ).rows[0]!.n;
+    gatedJobs = (await eventually(async () => (await waiting()) >= 6, 20_000)) ? 6 : await waiting();
+    await gate.query('COMMIT');
+    await gate.end();
   }, 180_000);
 
   afterAll(async () => {
@@ -459,6 +479,7 @@ describe('two instances on one database', () => {
   });
 
   it('the background jobs of both instances deliver each scheduled gift, expiry and mail once', async () => {
+    expect(gatedJobs, "both instances' gift, expiry and mail jobs started together").toBe(6);
     const giftIds = work.scheduledGifts.map((g) => g.id);
     const settled = await eventually(async () => {
       const gifts = await db.query<{ n: number }>(
