@@ -6,6 +6,8 @@ import { useGiftCardStore } from '../../lib/store';
 import { cardKeys, listOwnCards } from '../catalogue/api';
 import { LogoForm } from '../catalogue/logo-form';
 import { TransactionPinRow } from '../wallet/transaction-pin-row';
+import { DeleteAccountRow } from './delete-account-row';
+import { ProfileForm } from './profile-form';
 import { SecuritySettings } from './security-settings';
 
 function Personal() {
@@ -28,20 +30,7 @@ function Personal() {
           {created.data ? `${created.data.total ?? 0} Giftcards Created` : 'Counting your gift cards…'}
         </p>
       </div>
-      <dl className="mt-6 divide-y divide-slate-100 border-t border-slate-100">
-        <div className="grid gap-1 py-4 sm:grid-cols-3">
-          <dt className="text-sm font-medium text-slate-600">Business name</dt>
-          <dd className="break-words text-slate-900 sm:col-span-2">{name}</dd>
-        </div>
-        <div className="grid gap-1 py-4 sm:grid-cols-3">
-          <dt className="text-sm font-medium text-slate-600">Email</dt>
-          <dd className="break-words text-slate-900 sm:col-span-2">{business?.email}</dd>
-        </div>
-        <div className="grid gap-1 py-4 sm:grid-cols-3">
-          <dt className="text-sm font-medium text-slate-600">Phone number</dt>
-          <dd className="text-slate-900 tabular-nums sm:col-span-2">{business?.phoneNumber}</dd>
-        </div>
-      </dl>
+      {business ? <ProfileForm key={business.id} account={business} /> : null}
     </div>
   );
 }
@@ -87,6 +76,7 @@ export default function BusinessAccountPage() {
             label: 'Security',
             panel: (
               <SecuritySettings
+                deleteRow={<DeleteAccountRow />}
                 pinRow={(icon) => (
                   <TransactionPinRow
                     icon={icon}

@@ -2,17 +2,13 @@ import { Avatar } from '../../components/ui/avatar';
 import { PageHeader } from '../../components/ui/page-header';
 import { Tabs } from '../../components/ui/tabs';
 import { useGiftCardStore } from '../../lib/store';
+import { DeleteAccountRow } from './delete-account-row';
+import { ProfileForm } from './profile-form';
 import { SecuritySettings } from './security-settings';
 
 function Personal() {
   const user = useGiftCardStore((s) => s.userData);
   const name = user?.name ?? '';
-  const rows = [
-    { label: 'Name', value: name },
-    { label: 'Username', value: user?.username ?? '—' },
-    { label: 'Email', value: user?.email ?? '' },
-    { label: 'Phone', value: user?.phoneNumber ?? '' },
-  ];
   return (
     <div className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm">
       <div className="flex items-center gap-5">
@@ -22,14 +18,7 @@ function Personal() {
           {user?.username ? <p className="mt-1 truncate text-slate-600">@{user.username}</p> : null}
         </div>
       </div>
-      <dl className="mt-6 divide-y divide-slate-100 border-t border-slate-100">
-        {rows.map((row) => (
-          <div key={row.label} className="grid gap-1 py-4 sm:grid-cols-3">
-            <dt className="text-sm font-medium text-slate-600">{row.label}</dt>
-            <dd className="break-words text-slate-900 sm:col-span-2">{row.value}</dd>
-          </div>
-        ))}
-      </dl>
+      {user ? <ProfileForm key={user.id} account={user} /> : null}
     </div>
   );
 }
@@ -43,7 +32,7 @@ export default function UserProfilePage() {
         label="My Profile"
         tabs={[
           { id: 'personal', label: 'Personal', panel: <Personal /> },
-          { id: 'security', label: 'Security', panel: <SecuritySettings /> },
+          { id: 'security', label: 'Security', panel: <SecuritySettings deleteRow={<DeleteAccountRow />} /> },
         ]}
       />
     </>
