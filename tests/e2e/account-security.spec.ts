@@ -47,6 +47,7 @@ test.describe('account security', () => {
   }) => {
     const user = await registerViaApi(page, 'user');
     await page.goto('/login');
+    await screenshots(page, 'login-forgot-link');
     await page.getByRole('link', { name: 'Forgot password?' }).click();
     await expect(page).toHaveURL(/\/forgot-password\?role=user$/);
     await page.getByLabel('Email').fill(user.email);
@@ -61,6 +62,7 @@ test.describe('account security', () => {
     await page.getByRole('button', { name: 'Send reset link' }).click();
     await expect(page.getByRole('status')).toHaveText(/If an account uses that address/);
     await expect(page.getByRole('link', { name: 'Back to log in' })).toHaveAttribute('href', '/login');
+    await screenshots(page, 'forgot-password-sent');
 
     const link = await resetLinkFor(page.request, user.email);
     await page.goto(link);
