@@ -13,6 +13,7 @@ import type { Order } from '../src/shared/orders/schemas';
 import { businessInput, DEFAULT_PASSWORD, userInput } from './fixtures/factories';
 import { heldCard, sentGift } from './fixtures/gifts';
 import { serverProcesses, sleep } from './fixtures/server-process';
+import { fundedBusiness, TEST_PIN } from './fixtures/wallet';
 import { registerAndLogin, type TestApp } from './fixtures/test-app';
 
 /**
@@ -170,12 +171,15 @@ describe('two instances on one database', () => {
   const instances: Instance[] = [];
   /** How many job runs were waiting at the gate when it opened (both instances' three jobs: 6). */
   let gatedJobs = 0;
+  let gate: pg.Client | undefined;
   const servers: { pid?: number; tsxPid: number; exited: Promise<unknown> }[] = [];
   /** What was set up before the instances started, for their start-up jobs to race over. */
   const work = {
     scheduledGifts: [] as { id: string; cardId: string; recipientEmail: string }[],
     expiredCardId: '',
     expiringCardId: '',
+    /** A business with ₦10,000 in its wallet, its PIN and a bank account. */
+    payee: { id: '', cookie: '' },
   };
 
   beforeAll(async () => {
@@ -226,10 +230,13 @@ describe('two instances on one database', () => {
     await db.query("UPDATE purchased_cards SET expires_at = now() + interval '2 days' WHERE id = $1", [
       work.expiringCardId,
     ]);
+    const payee = await fundedBusiness(prep, 1_000_000n);
+    work.payee = { id: payee.id, cookie: payee.cookie };
     await prep.close();
     // The jobs' tables stay locked until both instances are up and their first runs are waiting on the
     // lock: then both go at the same moment (a start-up a few milliseconds apart would let one finish first).
-    const gate = new pg.Client({ connectionString: database.url });
+    gate = new pg.Client({ connectionString: database.url });
+    gate.on('error', () => undefined);
     await gate.connect();
     await gate.query('BEGIN');
     await gate.query('LOCK TABLE gifts, purchased_cards, mail_outbox IN ACCESS EXCLUSIVE MODE');
@@ -273,13 +280,15 @@ describe('two instances on one database', () => {
       ).rows[0]!.n;
     gatedJobs = (await eventually(async () => (await waiting()) >= 6, 20_000)) ? 6 : await waiting();
     await gate.query('COMMIT');
-    await gate.end();
   }, 180_000);
 
   afterAll(async () => {
     // Stopped like a deployment stops them (SIGTERM), then whatever is left is killed; the fixture's own
     // afterAll SIGKILLs anything still there after this.
+    await gate?.end().catch(() => undefined);
     for (const server of servers) {
+      // A server that never became healthy has not been looked up yet: find it, or only tsx would be killed.
+      server.pid ??= childOf(server.tsxPid);
       for (const pid of [server.pid, server.tsxPid]) if (pid && isAlive(pid)) process.kill(pid, 'SIGTERM');
     }
     await Promise.race([Promise.all(servers.map((s) => s.exited)), sleep(10_000)]);
@@ -529,6 +538,41 @@ describe('two instances on one database', () => {
     const missing = outbox.rows.filter((row) => !byId.has(`<${row.id}@giftmart>`));
     expect(missing, 'mails marked sent that never arrived').toEqual([]);
     expect(outbox.rows.length).toBeGreaterThanOrEqual(work.scheduledGifts.length + 10);
+  });
+
+  it('withdrawals asked of both instances at once never overdraw, and both payout workers pay each once', async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 4 }, (_, i) =>
+        call(alternate(i), 'POST', '/api/v1/withdrawals', {
+          cookie: work.payee.cookie,
+          json: { amount: 300_000, pin: TEST_PIN },
+        }).then(async (res) => ({ status: res.status, body: (await res.json()) as { id?: string } })),
+      ),
+    );
+    const accepted = answers.filter((a) => a.status === 201);
+    expect(accepted, JSON.stringify(answers)).toHaveLength(3);
+    expect(answers.filter((a) => a.status >= 500)).toEqual([]);
+    const ids = accepted.map((a) => a.body.id!);
+
+    const settled = await eventually(async () => {
+      const { rows } = await db.query<{ n: number }>(
+        "SELECT count(*)::int AS n FROM withdrawals WHERE id = ANY($1::uuid[]) AND status = 'paid'",
+        [ids],
+      );
+      return rows[0]!.n === ids.length;
+    });
+    expect(settled, 'every withdrawal paid').toBe(true);
+    const { rows } = await db.query<{ transfers: number; debits: number; settled: number; reversed: number }>(
+      `SELECT (SELECT count(*)::int FROM sandbox_transfers t WHERE t.reference = w.reference) AS transfers,
+              (SELECT count(*)::int FROM journal_entries j WHERE j.reference = 'withdrawal:' || w.id) AS debits,
+              (SELECT count(*)::int FROM journal_entries j WHERE j.reference = 'withdrawal:' || w.id || ':settled') AS settled,
+              (SELECT count(*)::int FROM journal_entries j WHERE j.reference = 'withdrawal:' || w.id || ':reversed') AS reversed
+         FROM withdrawals w WHERE w.id = ANY($1::uuid[])`,
+      [ids],
+    );
+    expect(rows).toEqual(Array(3).fill({ transfers: 1, debits: 1, settled: 1, reversed: 0 }));
+    const wallet = await call(two(), 'GET', '/api/v1/wallet', { cookie: work.payee.cookie });
+    expect(((await wallet.json()) as { balance: { amount: number } }).balance.amount).toBe(100_000);
   });
 
   it('a session made on one instance works on the other, and logging out on one ends it on both', async () => {
