@@ -13,6 +13,7 @@ export const profileMessages = {
   nothingToChange: 'Change at least one of name, phone number or username.',
   passwordRequired: 'please enter your password',
   sameEmail: 'That is already your e-mail address.',
+  undeliverable: 'please enter a valid email address',
   usernameForUsers: 'Only a user has a username; a business is known by its name.',
 } as const;
 
@@ -34,7 +35,11 @@ export type UpdateProfileInput = z.input<typeof updateProfileSchema>;
 export type UpdateProfile = z.output<typeof updateProfileSchema>;
 
 export const emailChangeSchema = z
-  .strictObject({ newEmail: email, password: currentPassword })
+  .strictObject({
+    // `.invalid` is reserved (RFC 2606) and never delivered; deleted accounts' anonymous addresses use it.
+    newEmail: email.refine((value) => !value.endsWith('.invalid'), profileMessages.undeliverable),
+    password: currentPassword,
+  })
   .meta({ id: 'EmailChangeRequest' });
 export type EmailChangeInput = z.input<typeof emailChangeSchema>;
 export type EmailChange = z.output<typeof emailChangeSchema>;

@@ -34,6 +34,16 @@ export async function emailTakenByAnother(db: DbOrTx, email: string, id: string)
   return row !== undefined;
 }
 
+export async function businessNameTakenByAnother(db: DbOrTx, name: string, id: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: accounts.id })
+    .from(accounts)
+    .where(
+      and(eq(accounts.role, 'business'), sql`lower(${accounts.name}) = lower(${name})`, ne(accounts.id, id)),
+    );
+  return row !== undefined;
+}
+
 /** A newer request ends the older ones: only the latest link can change the address. */
 export async function endEmailChangeTokens(tx: DbOrTx, accountId: string): Promise<void> {
   await tx

@@ -20,6 +20,7 @@ import { notify, queueMail } from '../notifications/notifications.service';
 import { findAccount, type AccountRow } from './accounts.service';
 import {
   anonymiseAccount,
+  businessNameTakenByAnother,
   claimEmailChangeToken,
   deleteAccountTokens,
   emailTakenByAnother,
@@ -270,6 +271,25 @@ function deleting(deps: CoreDeps, account: AccountRow): DeletingAccount {
   return { id: account.id, role: account.role, email: account.email, currency: deps.config.CURRENCY };
 }
 
+/**
+ * The deleted account's name, address and username: derived from its id, so they are unique, and no living
+ * account can hold them (usernames have no '-'; `.invalid` addresses are refused). Business ids are public,
+ * so another business may have renamed itself to the derived name first: then a random suffix is added,
+ * rather than let one business stop another from leaving.
+ */
+async function anonymousIdentity(tx: DbOrTx, account: AccountRow) {
+  const plainId = account.id.replaceAll('-', '');
+  let name = account.role === 'business' ? `Deleted business ${plainId.slice(0, 12)}` : 'Deleted account';
+  if (account.role === 'business' && (await businessNameTakenByAnother(tx, name, account.id))) {
+    name = `Deleted business ${plainId}-${randomToken().slice(0, 8)}`;
+  }
+  let email = `deleted+${account.id}@deleted.invalid`;
+  if (await emailTakenByAnother(tx, email, account.id)) {
+    email = `deleted+${account.id}.${randomToken().slice(0, 8)}@deleted.invalid`;
+  }
+  return { name, email, username: account.role === 'user' ? `deleted-${plainId}` : null };
+}
+
 /** What stands between the account and its deletion, in words, and the cards a user would give up. */
 export async function getDeletionStatus(deps: ProfileDeps, accountId: string): Promise<AccountDeletion> {
   const account = await liveAccount(deps, accountId);
@@ -310,12 +330,9 @@ export async function deleteAccount(deps: ProfileDeps, caller: Caller, input: De
     for (const participant of deps.deletionParticipants) await participant.erase(tx, who);
     await deleteAccountTokens(tx, locked.id);
     await revokeAllSessions(tx, locked.id);
-    const plainId = locked.id.replaceAll('-', '');
     await anonymiseAccount(tx, locked.id, {
-      name: locked.role === 'business' ? `Deleted business ${plainId.slice(0, 12)}` : 'Deleted account',
-      email: `deleted+${locked.id}@deleted.invalid`,
+      ...(await anonymousIdentity(tx, locked)),
       phone: '',
-      username: locked.role === 'user' ? `deleted-${plainId}` : null,
       passwordHash: unusableHash,
     });
   });

@@ -594,6 +594,64 @@ describe('deleting an account', () => {
     expect((await login(clean.input.email)).statusCode).toBe(401);
   });
 
+  it('another business that took the derived name first cannot stop a business leaving', async () => {
+    const [victim, squatter] = [await business(), await business()];
+    const derived = `Deleted business ${victim.account.id.replaceAll('-', '').slice(0, 12)}`;
+    expect((await patch(squatter, { name: derived })).statusCode).toBe(200);
+    const res = await remove(victim);
+    expect(res.statusCode, res.body).toBe(204);
+    const [row] = await query<{ name: string }>('SELECT name FROM accounts WHERE id = $1', [
+      victim.account.id,
+    ]);
+    expect(row!.name).toMatch(/^Deleted business [0-9a-f]{32}-/);
+    // `.invalid` addresses (the anonymous ones) cannot be asked for.
+    const squat = await askEmailChange(await user(), {
+      newEmail: `deleted+${victim.account.id}@deleted.invalid`,
+      password: DEFAULT_PASSWORD,
+    });
+    expect(squat.statusCode).toBe(400);
+  });
+
+  it('a cookie deletion from another site is refused (CSRF); an API client deletes with its Bearer token', async () => {
+    const a = await user();
+    const foreign = await t.app.inject({
+      method: 'DELETE',
+      url: '/api/v1/account',
+      payload: { password: DEFAULT_PASSWORD },
+      headers: { cookie: a.cookie, origin: 'https://evil.example' },
+    });
+    expect(foreign.statusCode).toBe(403);
+    expect(foreign.json().code).toBe('CSRF_REJECTED');
+    const textBody = await a.request({
+      method: 'DELETE',
+      url: '/api/v1/account',
+      payload: 'password=x',
+      headers: { 'content-type': 'text/plain' },
+    });
+    expect(textBody.statusCode).toBeGreaterThanOrEqual(400);
+    expect(textBody.statusCode).toBeLessThan(500);
+    expect(textBody.json()).toMatchObject({ code: expect.any(String), message: expect.any(String) });
+
+    const token = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/tokens',
+      payload: { email: a.input.email, password: DEFAULT_PASSWORD },
+      remoteAddress: freshIp(),
+    });
+    const bearer = { authorization: `Bearer ${token.json().token}` };
+    const res = await t.app.inject({
+      method: 'DELETE',
+      url: '/api/v1/account',
+      payload: { password: DEFAULT_PASSWORD },
+      headers: bearer,
+    });
+    expect(res.statusCode, res.body).toBe(204);
+    expect((await t.app.inject({ method: 'GET', url: '/api/v1/account', headers: bearer })).statusCode).toBe(
+      401,
+    );
+    expect((await a.request({ method: 'GET', url: '/api/v1/account' })).statusCode).toBe(401);
+  });
+
   it('GET /account/deletion needs a session', async () => {
     expect((await t.app.inject({ method: 'GET', url: '/api/v1/account/deletion' })).statusCode).toBe(401);
   });
