@@ -49,7 +49,9 @@ export default function ConfirmEmailPage() {
   return (
     <section className="mx-auto w-full max-w-lg px-4 py-16">
       <div className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8">
-        <h1 className="text-2xl font-bold text-slate-900">Confirm your e-mail</h1>
+        <h1 className="text-2xl font-bold text-slate-900">
+          {confirm.isSuccess ? 'E-mail confirmed' : 'Confirm your e-mail'}
+        </h1>
         {!token ? (
           <p role="alert" className="mt-4 text-slate-700">
             This link is incomplete. Open the link from the mail again, or ask for a new one in your profile.
