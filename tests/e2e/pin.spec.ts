@@ -55,8 +55,8 @@ test.describe('transaction PIN', () => {
     await expect(form).toBeHidden();
     await expect(page).toHaveURL(/\/dashboard\/account\?tab=security$/);
     await expect(page.getByRole('button', { name: /Change Transaction PIN/ })).toBeVisible();
-    // The other two security rows are still to come.
-    await expect(page.getByText('Coming soon')).toHaveCount(2);
+    // Every security row works now (issue 12): nothing is "Coming soon".
+    await expect(page.getByText('Coming soon')).toHaveCount(0);
 
     await page
       .getByRole('navigation', { name: 'Business dashboard' })
