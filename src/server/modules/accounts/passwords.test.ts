@@ -404,3 +404,43 @@ describe('POST /api/v1/auth/password-reset/confirm', () => {
     expect((await confirm(link, 'attacker-pass-1')).statusCode).toBe(410);
   });
 });
+
+describe('bad input to the password and device routes', () => {
+  it('wrong content types, arrays, null and nested junk are 4xx { code, message }, never 5xx', async () => {
+    const owner = await registerAndLogin(t.app, 'user');
+    const routes: [InjectOptions['method'], string][] = [
+      ['POST', '/api/v1/auth/password'],
+      ['POST', '/api/v1/auth/password-reset'],
+      ['POST', '/api/v1/auth/password-reset/confirm'],
+      ['GET', '/api/v1/auth/sessions'],
+      ['DELETE', '/api/v1/auth/sessions'],
+      ['DELETE', '/api/v1/auth/sessions/00000000-0000-0000-0000-000000000000'],
+    ];
+    const bodies: Partial<InjectOptions>[] = [
+      { payload: 'email=a@b.c', headers: { 'content-type': 'text/plain' } },
+      { payload: '[]', headers: { 'content-type': 'application/json' } },
+      { payload: 'null', headers: { 'content-type': 'application/json' } },
+      { payload: '{"email":', headers: { 'content-type': 'application/json' } },
+      { payload: { email: { $ne: null }, token: ['a'], newPassword: { a: 1 }, currentPassword: [] } },
+    ];
+    for (const [method, url] of routes) {
+      for (const body of bodies) {
+        for (const signedIn of [false, true]) {
+          const options = {
+            method,
+            url,
+            remoteAddress: freshIp(),
+            ...body,
+            headers: { ...(body.headers ?? {}) },
+          } as InjectOptions;
+          const res = signedIn ? await owner.request(options) : await t.app.inject(options);
+          const label = `${method} ${url} ${JSON.stringify(body.payload)} ${signedIn}`;
+          expect(res.statusCode, label).toBeLessThan(500);
+          if (res.statusCode >= 400) expect(Object.keys(res.json()).sort(), label).toContain('code');
+        }
+      }
+    }
+    // None of that signed the owner out.
+    expect((await sessionWith({ cookie: owner.cookie })).statusCode).toBe(200);
+  });
+});
