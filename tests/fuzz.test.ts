@@ -32,6 +32,7 @@ beforeAll(async () => {
     businessID: seller.account.id,
     userID: buyer.account.id,
     giftcardID: design.id,
+    code: card.code,
     '/api/v1/gift-cards/{id} id': design.id,
     '/api/getonegiftcard/{id} id': design.id,
     '/api/v1/purchased-cards/{id} id': card.id,
@@ -85,6 +86,18 @@ describe('fuzz (OpenAPI-driven, through app.inject)', () => {
     // The pick reaches past validation: some cases must succeed and some must be refused for a session.
     expect(summary.join(', ')).toMatch(/\b2\d\d: /);
     expect(statuses.get(400)).toBeGreaterThan(0);
+  });
+
+  test('the check catches what it is for: a 5xx, Fastify’s own error shape, an empty code, a text answer', () => {
+    const c = { url: '/api/v1/x' } as FuzzCase;
+    const type = 'application/json; charset=utf-8';
+    expect(answerProblem(c, 500, type, '{"code":"INTERNAL_ERROR","message":"Oops"}')).toMatch(/^500/);
+    expect(
+      answerProblem(c, 400, type, '{"statusCode":400,"code":"FST_ERR","error":"Bad Request","message":"x"}'),
+    ).toMatch(/statusCode, error/);
+    expect(answerProblem(c, 404, type, '{"code":"","message":"x"}')).toMatch(/without a code/);
+    expect(answerProblem(c, 404, 'text/plain', 'Not Found')).toMatch(/text\/plain/);
+    expect(answerProblem(c, 400, type, '{"code":"VALIDATION_FAILED","message":"Say what."}')).toBeNull();
   });
 
   test('the same seed gives the same cases, and they cover every route', () => {
