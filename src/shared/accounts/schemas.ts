@@ -38,6 +38,8 @@ const email = safeText({ error: messages.emailRequired })
   .min(1, { message: messages.emailRequired, abort: true })
   .max(254, messages.emailInvalid)
   .pipe(z.email({ error: messages.emailInvalid }))
+  // `.invalid` is reserved (RFC 2606) and never delivered; deleted accounts' anonymous addresses use it.
+  .refine((value) => !/\.invalid$/i.test(value), messages.emailInvalid)
   .transform((value) => value.toLowerCase());
 
 /** The old client typed the phone as a number, so both are accepted; the result is E.164. */

@@ -118,6 +118,12 @@ describe.each(routes)('POST $url validation', ({ url, input }) => {
       'email',
       'please enter a valid email address',
     ],
+    [
+      "a deleted account's reserved .invalid address",
+      (b) => (b.email = 'deleted+someone@deleted.INVALID'),
+      'email',
+      'please enter a valid email address',
+    ],
     ['a missing phone', (b) => delete b.phoneNumber, 'phoneNumber', 'please your phone number'],
     ['an empty phone', (b) => (b.phoneNumber = ''), 'phoneNumber', 'please your phone number'],
     ['a missing password', (b) => delete b.password, 'password', 'please enter a password'],
