@@ -183,12 +183,10 @@ export const passwordResetRequestSchema = z
 export type PasswordResetRequest = z.output<typeof passwordResetRequestSchema>;
 export type PasswordResetRequestInput = z.input<typeof passwordResetRequestSchema>;
 
-export const passwordResetAcceptedSchema = z
-  .object({ message: z.string() })
-  .meta({
-    id: 'PasswordResetAccepted',
-    description: 'The same answer whether or not the address has an account.',
-  });
+export const passwordResetAcceptedSchema = z.object({ message: z.string() }).meta({
+  id: 'PasswordResetAccepted',
+  description: 'The same answer whether or not the address has an account.',
+});
 
 export const passwordResetConfirmSchema = z
   .object({
