@@ -47,6 +47,8 @@ interface Prepared {
   query?: Record<string, string>;
   /** Who owns it, when not the entry's default (the seller for business routes, the buyer for user routes). */
   owner?: Account;
+  /** What only the owner may see (a card's code…), besides the owner's e-mail address and name. */
+  secrets?: string[];
   /** Statuses the owner may get; 2xx by default. */
   ownerStatus?: number[];
 }
@@ -177,11 +179,17 @@ const ROUTES: Record<string, Entry> = {
   },
   'GET /api/v1/purchased-cards/{id}': {
     role: 'user',
-    prepare: async (w) => ({ params: { id: (await freshCard(w)).id } }),
+    prepare: async (w) => {
+      const card = await freshCard(w);
+      return { params: { id: card.id }, secrets: [card.code, card.code.replace(/-/g, '')] };
+    },
   },
   'POST /api/v1/purchased-cards/{id}/code': {
     role: 'user',
-    prepare: async (w) => ({ params: { id: (await freshCard(w)).id } }),
+    prepare: async (w) => {
+      const card = await freshCard(w);
+      return { params: { id: card.id }, secrets: [card.code, card.code.replace(/-/g, '')] };
+    },
   },
   'POST /api/v1/purchased-cards/{id}/freeze': {
     role: 'user',
@@ -209,7 +217,10 @@ const ROUTES: Record<string, Entry> = {
   },
   'GET /api/v1/sold-cards/{id}': {
     role: 'business',
-    prepare: async (w) => ({ params: { id: (await freshCard(w)).id } }),
+    prepare: async (w) => {
+      const card = await freshCard(w);
+      return { params: { id: card.id }, secrets: [card.code, card.code.replace(/-/g, '')] };
+    },
   },
   'POST /api/v1/sold-cards/{id}/block': {
     role: 'business',
@@ -352,7 +363,8 @@ const OPEN_WITHOUT_SESSION: Record<string, string> = {
   'POST /api/v1/auth/password-reset':
     'forgot password: the same answer whether or not the address has an account',
   'POST /api/v1/auth/password-reset/confirm': 'the mailed reset link authenticates by its token',
-  'POST /api/v1/account/email-change/confirm': 'the link mailed to the new address authenticates by its token',
+  'POST /api/v1/account/email-change/confirm':
+    'the link mailed to the new address authenticates by its token',
 };
 
 /** Valid bodies for routes without a parameter where the schema alone does not give one (the 401 test). */
@@ -450,7 +462,7 @@ describe('authorization matrix', () => {
       payload: prepared.payload,
       headers: prepared.headers,
     };
-    const secrets = [owner.input.email, owner.input.name];
+    const secrets = [owner.input.email, owner.input.name, ...(prepared.secrets ?? [])];
 
     const anonymous = await w.t.app.inject({ ...request, headers: { ...sameOrigin, ...prepared.headers } });
     assertRefused(anonymous, 'no session', entry.anonymous ?? [401], secrets);
