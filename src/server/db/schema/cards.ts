@@ -69,6 +69,14 @@ export const purchasedCards = pgTable(
     // A business's sold cards, newest first, and its search by the code's last four.
     index('purchased_cards_business_idx').on(t.businessId, t.createdAt.desc(), t.id.desc()),
     index('purchased_cards_business_last4_idx').on(t.businessId, t.codeLast4),
+    // The sales table filtered by status or by design, still newest first at a million cards (issue 13).
+    index('purchased_cards_business_status_idx').on(t.businessId, t.status, t.createdAt.desc(), t.id.desc()),
+    index('purchased_cards_business_design_idx').on(
+      t.businessId,
+      t.giftCardId,
+      t.createdAt.desc(),
+      t.id.desc(),
+    ),
     // The daily expiry job looks only at cards that can still expire (named by the statuses that cannot,
     // because PostgreSQL refuses an enum value in the same transaction that adds it).
     index('purchased_cards_expiry_idx')

@@ -1,0 +1,2 @@
+CREATE INDEX "purchased_cards_business_status_idx" ON "purchased_cards" USING btree ("business_id","status","created_at" DESC NULLS LAST,"id" DESC NULLS LAST);--> statement-breakpoint
+CREATE INDEX "purchased_cards_business_design_idx" ON "purchased_cards" USING btree ("business_id","gift_card_id","created_at" DESC NULLS LAST,"id" DESC NULLS LAST);
