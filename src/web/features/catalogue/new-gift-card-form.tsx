@@ -1,17 +1,14 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
-import {
-  cardMessages,
-  DEFAULT_MAX_CARD_AMOUNT_MINOR,
-  majorAmountSchema,
-} from '../../../shared/catalogue/schemas';
-import { DEFAULT_CURRENCY } from '../../../shared/money';
+import { cardMessages, DEFAULT_MAX_CARD_AMOUNT_MINOR } from '../../../shared/catalogue/schemas';
+import { DEFAULT_CURRENCY, formatMoney } from '../../../shared/money';
 import { Button } from '../../components/ui/button';
 import { showError, showSuccess } from '../../components/ui/dialogs';
 import { TextField } from '../../components/ui/form-field';
 import { ApiError } from '../../lib/api';
 import { useGiftCardStore } from '../../lib/store';
 import { cardKeys, createGiftCard } from './api';
+import { amountErrorToShow, normaliseAmountText, readCardAmount } from './card-amount';
 import { GiftCardTile } from './gift-card-tile';
 import { VALIDITY_MONTHS, validityLabel } from './validity';
 
@@ -30,11 +27,19 @@ export function NewGiftCardForm({ onCreated }: { onCreated?: () => void }) {
   const [validity, setValidity] = useState('');
   const [amountText, setAmountText] = useState('');
   const [colour, setColour] = useState<string | null>(null);
-  const [error, setError] = useState<string | undefined>();
+  // The form's own check of the amount shows once the field was left or Create Card pressed (then follows
+  // every change); the server's message shows until the field it is about is changed.
+  const [amountChecked, setAmountChecked] = useState(false);
+  const [serverAmountError, setServerAmountError] = useState<string | undefined>();
+  const [colourError, setColourError] = useState<string | undefined>();
+  const [validityError, setValidityError] = useState<string | undefined>();
 
   const currency = DEFAULT_CURRENCY;
-  const parsed = majorAmountSchema(currency, DEFAULT_MAX_CARD_AMOUNT_MINOR).safeParse(amountText);
-  const amountAboveZero = parsed.success || (Number(amountText) > 0 && Number.isFinite(Number(amountText)));
+  const maxAmount = formatMoney({ amount: DEFAULT_MAX_CARD_AMOUNT_MINOR, currency });
+  const reading = readCardAmount(amountText, currency, DEFAULT_MAX_CARD_AMOUNT_MINOR);
+  const amountError = amountErrorToShow({ reading, checked: amountChecked, serverError: serverAmountError });
+  const typedNumber = Number(normaliseAmountText(amountText));
+  const amountAboveZero = reading.previewMinor > 0 || (Number.isFinite(typedNumber) && typedNumber > 0);
   const ready = amountAboveZero && colour !== null;
 
   const create = useMutation({
@@ -45,6 +50,7 @@ export function NewGiftCardForm({ onCreated }: { onCreated?: () => void }) {
       setAmountText('');
       setColour(null);
       setValidity('');
+      setAmountChecked(false);
       await showSuccess('Gift card created successfully!');
       onCreated?.();
     },
@@ -52,9 +58,9 @@ export function NewGiftCardForm({ onCreated }: { onCreated?: () => void }) {
       const message =
         err instanceof ApiError ? err.message : 'The card could not be created. Please try again.';
       if (err instanceof ApiError) {
-        setError(
-          err.fieldErrors.amount?.[0] ?? err.fieldErrors.colour?.[0] ?? err.fieldErrors.validityMonths?.[0],
-        );
+        setServerAmountError(err.fieldErrors.amount?.[0]);
+        setColourError(err.fieldErrors.colour?.[0]);
+        setValidityError(err.fieldErrors.validityMonths?.[0]);
       }
       await showError('Card not created', message);
     },
@@ -62,22 +68,22 @@ export function NewGiftCardForm({ onCreated }: { onCreated?: () => void }) {
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    if (!parsed.success) {
-      setError(parsed.error.issues[0]?.message ?? cardMessages.amountInvalid);
-      return;
-    }
+    setAmountChecked(true);
+    if (reading.minor === null) return;
     if (!colour) {
-      setError(cardMessages.colourRequired);
+      setColourError(cardMessages.colourRequired);
       return;
     }
-    setError(undefined);
-    create.mutate({ amount: parsed.data, colour, validityMonths: validity ? Number(validity) : null });
+    setServerAmountError(undefined);
+    setColourError(undefined);
+    setValidityError(undefined);
+    create.mutate({ amount: reading.minor, colour, validityMonths: validity ? Number(validity) : null });
   }
 
   const preview = {
     businessName: business?.name ?? '',
     brandLogoUrl: business?.logoUrl ?? null,
-    amount: { amount: parsed.success ? parsed.data : 0, currency },
+    amount: { amount: reading.previewMinor, currency },
     colour: colour ?? '#e2e8f0',
   };
 
@@ -109,15 +115,21 @@ export function NewGiftCardForm({ onCreated }: { onCreated?: () => void }) {
         </div>
         <TextField
           label="Amount"
-          type="number"
+          // Text, not number: a number field empties itself on "5,000,000" and says nothing.
+          type="text"
           inputMode="decimal"
-          min="0"
-          step="0.01"
+          autoComplete="off"
           placeholder="e.g. 5000"
           value={amountText}
-          onChange={(event) => setAmountText(event.target.value)}
-          hint="The card's value in naira, up to ₦1,000,000.00."
-          error={error}
+          onChange={(event) => {
+            setAmountText(event.target.value);
+            setServerAmountError(undefined);
+          }}
+          onBlur={() => {
+            if (amountText.trim() !== '') setAmountChecked(true);
+          }}
+          hint={`The card's value in naira, up to ${maxAmount}.`}
+          error={amountError}
         />
         <fieldset>
           <legend id={colourLabelId} className="text-sm font-medium text-slate-700">
@@ -130,7 +142,10 @@ export function NewGiftCardForm({ onCreated }: { onCreated?: () => void }) {
                 type="button"
                 aria-label={`Colour ${swatch}`}
                 aria-pressed={colour === swatch}
-                onClick={() => setColour(swatch)}
+                onClick={() => {
+                  setColour(swatch);
+                  setColourError(undefined);
+                }}
                 className={`h-9 w-9 rounded-full border border-slate-300 transition focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600 ${
                   colour === swatch ? 'ring-2 ring-brand-600 ring-offset-2' : ''
                 }`}
@@ -141,7 +156,10 @@ export function NewGiftCardForm({ onCreated }: { onCreated?: () => void }) {
               <input
                 type="color"
                 value={colour ?? '#4f46e5'}
-                onChange={(event) => setColour(event.target.value)}
+                onChange={(event) => {
+                  setColour(event.target.value);
+                  setColourError(undefined);
+                }}
                 className="h-9 w-12 cursor-pointer rounded border border-slate-300 bg-white"
               />
               Any colour
@@ -150,6 +168,11 @@ export function NewGiftCardForm({ onCreated }: { onCreated?: () => void }) {
           <p className="mt-2 text-sm text-slate-600">
             {colour ? `Chosen: ${colour}` : 'No colour chosen yet.'}
           </p>
+          {colourError ? (
+            <p role="alert" className="mt-1 text-sm text-red-700">
+              {colourError}
+            </p>
+          ) : null}
         </fieldset>
         <div className="flex flex-col gap-1.5">
           <label htmlFor={validityId} className="text-sm font-medium text-slate-700">
@@ -158,7 +181,10 @@ export function NewGiftCardForm({ onCreated }: { onCreated?: () => void }) {
           <select
             id={validityId}
             value={validity}
-            onChange={(event) => setValidity(event.target.value)}
+            onChange={(event) => {
+              setValidity(event.target.value);
+              setValidityError(undefined);
+            }}
             aria-describedby={`${validityId}-hint`}
             className="w-full rounded-lg border border-slate-300 bg-white px-3.5 py-2.5 text-base text-slate-900 shadow-sm outline-none transition focus:border-brand-500 focus:ring-2 focus:ring-brand-200 sm:max-w-xs"
           >
@@ -172,6 +198,11 @@ export function NewGiftCardForm({ onCreated }: { onCreated?: () => void }) {
           <p id={`${validityId}-hint`} className="text-xs text-slate-600">
             How long each card stays valid from the day it is bought. Buyers see it before they pay.
           </p>
+          {validityError ? (
+            <p role="alert" className="text-sm text-red-700">
+              {validityError}
+            </p>
+          ) : null}
         </div>
         <Button type="submit" disabled={!ready || create.isPending} className="self-start">
           {create.isPending ? 'Creating…' : 'Create Card'}
