@@ -10,6 +10,7 @@ const RegisterUserPage = lazyPage(() => import('../../features/accounts/register
 const RegisterBusinessPage = lazyPage(() => import('../../features/accounts/register-business-page'));
 const FaqsPage = lazyPage(() => import('../../features/site/faqs-page'));
 const TermsPage = lazyPage(() => import('../../features/site/terms-page'));
+const PublicSupportPage = lazyPage(() => import('../../features/site/public-support-page'));
 const NotFoundPage = lazyPage(() => import('../../features/site/not-found-page'));
 const PublicLayoutRoute = lazyPage(() => import('../../features/site/public-layout-route'));
 const BalancePage = lazyPage(() => import('../../features/cards/balance-page'));
@@ -33,6 +34,8 @@ export const signedOutRoutes: RouteObject[] = [
 export const everyoneRoutes: RouteObject[] = [
   { path: '/faqs', element: page(<FaqsPage />) },
   { path: '/terms', element: page(<TermsPage />) },
+  // Customer Support for visitors too; the dashboards keep their own Support screen in their shell.
+  { path: '/support', element: page(<PublicSupportPage />) },
   // Forgot password and the mailed reset link: signed in or not (a reset signs every device out anyway).
   { path: '/forgot-password', element: page(<ForgotPasswordPage />) },
   { path: '/reset-password', element: page(<ResetPasswordPage />) },

@@ -287,6 +287,11 @@ function Footer() {
                 Check a card balance
               </a>
             </li>
+            <li>
+              <a href="/support" className={linkClass}>
+                Customer support
+              </a>
+            </li>
           </ul>
         </div>
         <div>

@@ -65,6 +65,11 @@ export function PublicPageLayout({ children, showBack = true }: { children: Reac
                   Terms
                 </Link>
               </li>
+              <li>
+                <Link to="/support" className={linkClass}>
+                  Support
+                </Link>
+              </li>
             </ul>
           </nav>
         </div>

@@ -23,6 +23,14 @@ function Chevron() {
 
 /** Seed §2 "Support", inside both dashboards: e-mail, FAQs, Check a balance and Terms. */
 export default function SupportPage() {
+  return <SupportContent />;
+}
+
+/**
+ * The Customer Support title and its rows; the dashboards' Support screen and the public /support page
+ * (public-support-page.tsx) both show it.
+ */
+export function SupportContent() {
   const config = usePublicConfig();
   const email = config.data?.supportEmail;
 
