@@ -1,4 +1,16 @@
-import { aliasedTable, and, asc, desc, eq, inArray, isNotNull, isNull, lte, sql } from 'drizzle-orm';
+import {
+  aliasedTable,
+  and,
+  asc,
+  desc,
+  eq,
+  inArray,
+  isNotNull,
+  isNull,
+  lte,
+  sql,
+  type SQL,
+} from 'drizzle-orm';
 import type { PgInsertValue } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../db/client';
 import { accounts } from '../../db/schema/accounts';
@@ -53,27 +65,52 @@ export async function findPurchasedCard(db: DbOrTx, id: string, by: 'id' | 'code
   return row;
 }
 
+/** Which of a holder's cards a My Gift Cards filter keeps (see shared/cards/my-cards.ts). */
+export type HeldCardFilter = 'active' | 'used' | 'expired';
+
+const LIVE = sql`${purchasedCards.status} IN ('active', 'frozen', 'blocked', 'gift_pending')`;
+const PAST_EXPIRY = sql`(${purchasedCards.expiresAt} IS NOT NULL AND ${purchasedCards.expiresAt} <= now())`;
+const HELD_FILTERS: Record<HeldCardFilter, SQL> = {
+  active: sql`(${LIVE} AND NOT ${PAST_EXPIRY} AND ${purchasedCards.balance} > 0)`,
+  used: sql`((${purchasedCards.status} = 'redeemed' OR ${purchasedCards.balance} = 0) AND ${purchasedCards.status} <> 'void')`,
+  expired: sql`(${purchasedCards.balance} > 0 AND (${purchasedCards.status} = 'expired' OR (${LIVE} AND ${PAST_EXPIRY})))`,
+};
+
+/**
+ * A holder's cards, a keyset page at a time: newest first, or by balance (highest first, then newest),
+ * whose cursor carries the balance too.
+ */
 export async function listPurchasedCards(
   db: DbOrTx,
   ownerId: string,
-  limit: number,
-  after?: { time: string; id: string },
+  query: {
+    limit: number;
+    filter?: HeldCardFilter;
+    sort?: 'newest' | 'balance';
+    after?: { time: string; id: string; balance?: bigint };
+  },
 ) {
+  const { after } = query;
+  const byBalance = query.sort === 'balance';
+  const keyset = !after
+    ? undefined
+    : byBalance
+      ? sql`(${purchasedCards.balance}, ${purchasedCards.createdAt}, ${purchasedCards.id}) < (${String(after.balance ?? 0n)}::bigint, ${after.time}::timestamptz, ${after.id}::uuid)`
+      : sql`(${purchasedCards.createdAt}, ${purchasedCards.id}) < (${after.time}::timestamptz, ${after.id}::uuid)`;
   return db
     .select(cardSelection)
     .from(purchasedCards)
     .innerJoin(giftCards, eq(giftCards.id, purchasedCards.giftCardId))
     .innerJoin(accounts, eq(accounts.id, purchasedCards.businessId))
     .where(
-      and(
-        eq(purchasedCards.ownerId, ownerId),
-        after
-          ? sql`(${purchasedCards.createdAt}, ${purchasedCards.id}) < (${after.time}::timestamptz, ${after.id}::uuid)`
-          : undefined,
-      ),
+      and(eq(purchasedCards.ownerId, ownerId), query.filter ? HELD_FILTERS[query.filter] : undefined, keyset),
     )
-    .orderBy(sql`${purchasedCards.createdAt} DESC NULLS LAST`, sql`${purchasedCards.id} DESC NULLS LAST`)
-    .limit(limit);
+    .orderBy(
+      ...(byBalance ? [desc(purchasedCards.balance)] : []),
+      sql`${purchasedCards.createdAt} DESC NULLS LAST`,
+      sql`${purchasedCards.id} DESC NULLS LAST`,
+    )
+    .limit(query.limit);
 }
 
 export async function listActivities(db: DbOrTx, purchasedCardId: string) {

@@ -15,6 +15,9 @@ const RedeemPage = lazyPage(() => import('../../features/cards/redeem-page'));
 const ReceiptPage = lazyPage(() => import('../../features/cards/receipt-page'));
 const SoldCardsPage = lazyPage(() => import('../../features/cards/sold-cards-page'));
 const SoldCardPage = lazyPage(() => import('../../features/cards/sold-card-page'));
+const SalesPage = lazyPage(() => import('../../features/cards/sales-page'));
+const RedemptionsPage = lazyPage(() => import('../../features/cards/redemptions-page'));
+const WalletStatementPage = lazyPage(() => import('../../features/wallet/wallet-statement-page'));
 
 /** Seed §2 "Business dashboard": /dashboard and its menu's screens, for a signed-in business only. */
 export const businessRoutes: RouteObject = {
@@ -32,7 +35,10 @@ export const businessRoutes: RouteObject = {
     { path: 'redeem/receipts/:id', element: page(<ReceiptPage />) },
     { path: 'sold-cards', element: page(<SoldCardsPage />) },
     { path: 'sold-cards/:cardId', element: page(<SoldCardPage />) },
+    { path: 'sales', element: page(<SalesPage />) },
+    { path: 'sales/redemptions', element: page(<RedemptionsPage />) },
     { path: 'wallet', element: page(<BusinessWalletPage />) },
+    { path: 'wallet/statement', element: page(<WalletStatementPage />) },
     { path: 'notify', element: page(<NotificationsPage title="Notification" />) },
     { path: 'support', element: page(<SupportPage />) },
     { path: 'account', element: page(<BusinessAccountPage />) },

@@ -7,8 +7,9 @@ import { useGiftCardStore } from '../../lib/store';
 import { cardKeys, listOwnCards } from '../catalogue/api';
 import { getWallet, walletQueryKey } from './api';
 import { BalanceCard } from './balance-card';
+import { OutstandingCard, SalesChartSection, SalesFigures } from './business-figures';
 
-const PROMO_GRADIENTS = ['from-amber-600 to-orange-700', 'from-emerald-700 to-teal-800'];
+const TOP_GRADIENTS = ['from-amber-600 to-orange-700', 'from-emerald-700 to-teal-800'];
 
 /** The set-up steps (seed §2 "Pending"): each links to where it is done and shows DONE once it is. */
 const pending = [
@@ -21,7 +22,11 @@ const pending = [
   { key: 'bank', label: 'Add default bank', icon: icons.bank, to: '/dashboard/wallet?add-bank=1' },
 ] as const;
 
-/** Seed §2 business "Home": welcome, balance, quick actions, promos and the pending set-up steps. */
+/**
+ * Seed §2 business "Home": welcome, balance (beside what is still outstanding on sold cards), the day's and
+ * month's sales and redemptions with a chart of the last 30 / 90 days, the two best-selling cards with their
+ * real figures (the seed's "Top Gift Cards"), quick actions and the pending set-up steps.
+ */
 export default function BusinessHomePage() {
   const business = useGiftCardStore((s) => s.bizClient);
   const businessId = business?.id ?? '';
@@ -41,9 +46,67 @@ export default function BusinessHomePage() {
         <div className="lg:col-span-2">
           <BalanceCard />
         </div>
+        <OutstandingCard />
+      </div>
+
+      <SalesFigures />
+      <SalesChartSection />
+
+      <div className="mt-8 grid gap-6 lg:grid-cols-3">
+        <section aria-labelledby="top-gift-cards" className="lg:col-span-2">
+          <h2 id="top-gift-cards" className="text-lg font-semibold text-slate-900">
+            Top Gift Cards
+          </h2>
+          <ul className="mt-4 grid gap-4 sm:grid-cols-2">
+            {TOP_GRADIENTS.map((gradient, index) => {
+              const card = top.data?.items[index];
+              const sold = card && card.soldCount > 0;
+              return (
+                <li key={gradient}>
+                  <Link
+                    to={
+                      sold
+                        ? `/dashboard/sales?giftCardId=${card.id}`
+                        : card
+                          ? `/dashboard/giftcard?tab=list#card-${card.id}`
+                          : '/dashboard/giftcard'
+                    }
+                    className={`relative flex min-h-32 flex-col justify-between overflow-hidden rounded-2xl bg-gradient-to-br ${gradient} p-5 text-white shadow-sm transition hover:-translate-y-0.5 hover:shadow-md focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600`}
+                  >
+                    <span
+                      aria-hidden="true"
+                      className="absolute -right-6 -top-6 h-28 w-28 rounded-full bg-white/15"
+                    />
+                    <span className="relative text-sm font-semibold text-white [text-shadow:0_1px_2px_rgb(0_0_0/0.35)]">
+                      {card
+                        ? sold
+                          ? index === 0
+                            ? 'Best seller'
+                            : 'Runner-up'
+                          : 'On sale'
+                        : 'No card yet'}
+                    </span>
+                    <span className="relative mt-4 text-2xl font-bold tabular-nums [text-shadow:0_1px_2px_rgb(0_0_0/0.25)]">
+                      {card
+                        ? formatMoney(card.amount)
+                        : index === 0
+                          ? 'Create your first card'
+                          : 'Create another card'}
+                    </span>
+                    <span className="relative mt-1 text-sm font-medium text-white [text-shadow:0_1px_2px_rgb(0_0_0/0.35)]">
+                      {card
+                        ? `${card.soldCount} sold · ${card.uniqueId}${sold ? ' · see its sales' : ''}`
+                        : 'Design a card your customers can buy'}
+                    </span>
+                  </Link>
+                </li>
+              );
+            })}
+          </ul>
+        </section>
         <section
           aria-labelledby="quick-actions"
-          className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm"
+          className="self-start rounded-2xl border border-slate-200 bg-white p-6 shadow-sm lg:mt-11"
         >
           <h2 id="quick-actions" className="text-base font-semibold text-slate-900">
             Quick Actions
@@ -60,41 +123,6 @@ export default function BusinessHomePage() {
           </Link>
         </section>
       </div>
-
-      <section aria-labelledby="top-gift-cards" className="mt-8">
-        <h2 id="top-gift-cards" className="text-lg font-semibold text-slate-900">
-          Top Gift Cards
-        </h2>
-        <ul className="mt-4 grid gap-4 sm:grid-cols-2">
-          {PROMO_GRADIENTS.map((gradient, index) => {
-            const card = top.data?.items[index];
-            return (
-              <li key={gradient}>
-                <Link
-                  to={card ? `/dashboard/giftcard?tab=list#card-${card.id}` : '/dashboard/giftcard'}
-                  className={`relative flex min-h-36 flex-col justify-between overflow-hidden rounded-2xl bg-gradient-to-br ${gradient} p-6 text-white shadow-sm transition hover:-translate-y-0.5 hover:shadow-md focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600`}
-                >
-                  <span
-                    aria-hidden="true"
-                    className="absolute -right-6 -top-6 h-28 w-28 rounded-full bg-white/15"
-                  />
-                  <Icon path={icons.tag} className="relative h-7 w-7" />
-                  <span className="relative mt-6 max-w-[16rem] text-xl font-bold leading-snug [text-shadow:0_1px_2px_rgb(0_0_0/0.25)]">
-                    Trade gift cards for Fast Cash
-                  </span>
-                  <span className="relative mt-1 text-sm font-medium text-white [text-shadow:0_1px_2px_rgb(0_0_0/0.35)]">
-                    {card
-                      ? `${card.soldCount === 0 ? 'On sale' : index === 0 ? 'Best seller' : 'Runner-up'}: ${formatMoney(card.amount)} · ${card.soldCount} sold`
-                      : index === 0 && !top.data?.items.length
-                        ? 'Create your first card'
-                        : 'Create another card'}
-                  </span>
-                </Link>
-              </li>
-            );
-          })}
-        </ul>
-      </section>
 
       <section
         aria-labelledby="pending"

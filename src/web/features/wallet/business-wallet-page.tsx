@@ -4,6 +4,7 @@ import { PageHeader } from '../../components/ui/page-header';
 import { AddBankAccountDialog } from './add-bank-account-dialog';
 import { BalanceCard } from './balance-card';
 import { BankAccountSections } from './bank-account-sections';
+import { WalletNav } from './wallet-nav';
 import { WithdrawalHistory } from './withdrawal-history';
 
 /**
@@ -31,6 +32,7 @@ export default function BusinessWalletPage() {
   return (
     <>
       <PageHeader title="Wallet">Your available balance and the bank accounts you withdraw to.</PageHeader>
+      <WalletNav />
       <BalanceCard />
 
       <BankAccountSections onAdd={() => setAdding(true)} />

@@ -3,6 +3,7 @@ import { formatMoney } from '../../../shared/money';
 import type { Withdrawal } from '../../../shared/wallet/schemas';
 import { Avatar } from '../../components/ui/avatar';
 import { Button } from '../../components/ui/button';
+import { ResponsiveTable } from '../../components/ui/responsive-table';
 import { useGiftCardStore } from '../../lib/store';
 import { listWithdrawals, withdrawalKeys } from './withdrawals-api';
 
@@ -17,7 +18,8 @@ const dateTime = new Intl.DateTimeFormat('en-NG', { dateStyle: 'medium', timeSty
 
 /**
  * Seed §2 "Withdrawal History": S/N, Logo, Company Name, Date and Time, Amount — real rows, newest first —
- * plus the bank and the status, which refreshes while a payout is under way.
+ * plus the bank and the status, which refreshes while a payout is under way. A table from 768 px; on a phone
+ * each withdrawal is a card with its amount and status first.
  */
 export function WithdrawalHistory() {
   const business = useGiftCardStore((s) => s.bizClient);
@@ -59,54 +61,62 @@ export function WithdrawalHistory() {
           No withdrawals yet. When you withdraw, each one appears here with its status.
         </p>
       ) : (
-        <div className="mt-3 overflow-x-auto">
-          <table className="w-full min-w-[40rem] text-left text-sm">
-            <thead className="border-y border-slate-100 bg-slate-50 text-slate-700">
-              <tr>
-                <th scope="col" className="px-5 py-3 font-semibold">
-                  S/N
-                </th>
-                <th scope="col" className="px-3 py-3 font-semibold">
-                  Logo
-                </th>
-                <th scope="col" className="px-3 py-3 font-semibold">
-                  Company Name
-                </th>
-                <th scope="col" className="px-3 py-3 font-semibold">
-                  Date and Time
-                </th>
-                <th scope="col" className="px-3 py-3 font-semibold">
-                  Bank account
-                </th>
-                <th scope="col" className="px-3 py-3 text-right font-semibold">
-                  Amount
-                </th>
-                <th scope="col" className="px-5 py-3 font-semibold">
-                  Status
-                </th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100">
-              {rows.map((w, index) => (
-                <tr key={w.id}>
-                  <td className="px-5 py-3 tabular-nums text-slate-700">{index + 1}</td>
-                  <td className="px-3 py-3">
-                    <Avatar
-                      name={business?.name ?? ''}
-                      src={business?.logoUrl}
-                      decorative
-                      className="h-8 w-8 text-sm"
-                    />
-                  </td>
-                  <td className="px-3 py-3 font-medium text-slate-900">{business?.name}</td>
-                  <td className="px-3 py-3 text-slate-700">{dateTime.format(new Date(w.createdAt))}</td>
-                  <td className="px-3 py-3 text-slate-700">
-                    {w.bankAccount.bankName} •• {w.bankAccount.accountNumber.slice(-4)}
-                  </td>
-                  <td className="px-3 py-3 text-right font-semibold tabular-nums text-slate-900">
-                    {formatMoney(w.amount)}
-                  </td>
-                  <td className="px-5 py-3">
+        <div className="mt-3 px-4 pb-4 md:px-0 md:pb-0">
+          <ResponsiveTable
+            label="Your withdrawals, newest first"
+            rows={rows}
+            rowKey={(w) => w.id}
+            columns={[
+              {
+                key: 'sn',
+                header: 'S/N',
+                cell: (_w, index) => index + 1,
+                className: 'tabular-nums text-slate-700',
+                phone: 'none',
+              },
+              {
+                key: 'logo',
+                header: 'Logo',
+                cell: () => (
+                  <Avatar
+                    name={business?.name ?? ''}
+                    src={business?.logoUrl}
+                    decorative
+                    className="h-8 w-8 text-sm"
+                  />
+                ),
+                phone: 'none',
+              },
+              {
+                key: 'company',
+                header: 'Company Name',
+                cell: () => <span className="font-medium text-slate-900">{business?.name}</span>,
+              },
+              {
+                key: 'date',
+                header: 'Date and Time',
+                cell: (w) => dateTime.format(new Date(w.createdAt)),
+                className: 'text-slate-700',
+              },
+              {
+                key: 'bank',
+                header: 'Bank account',
+                cell: (w) => `${w.bankAccount.bankName} •• ${w.bankAccount.accountNumber.slice(-4)}`,
+                className: 'text-slate-700',
+              },
+              {
+                key: 'amount',
+                header: 'Amount',
+                cell: (w) => <span className="font-semibold text-slate-900">{formatMoney(w.amount)}</span>,
+                align: 'right',
+                phone: 'amount',
+                className: 'whitespace-nowrap',
+              },
+              {
+                key: 'status',
+                header: 'Status',
+                cell: (w) => (
+                  <>
                     <span
                       className={`rounded-full px-2.5 py-1 text-xs font-bold capitalize ${STATUS_STYLE[w.status]}`}
                       title={w.failureReason ?? undefined}
@@ -114,13 +124,14 @@ export function WithdrawalHistory() {
                       {w.status}
                     </span>
                     {w.failureReason ? (
-                      <p className="mt-1 max-w-[14rem] text-xs text-red-700">{w.failureReason}</p>
+                      <p className="mt-1 max-w-[11rem] text-xs text-red-700">{w.failureReason}</p>
                     ) : null}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+                  </>
+                ),
+                phone: 'status',
+              },
+            ]}
+          />
         </div>
       )}
       {history.hasNextPage ? (
