@@ -170,6 +170,13 @@ const ROUTES: Record<string, Entry> = {
       return { params: { id: (res.json() as { id: string }).id } };
     },
   },
+  'GET /api/v1/orders/{id}/receipt': {
+    role: 'user',
+    prepare: async (w) => {
+      const card = await freshCard(w);
+      return { params: { id: card.order.id }, secrets: [card.order.reference] };
+    },
+  },
   'POST /api/v1/sold-cards/{id}/refund': {
     role: 'business',
     prepare: async (w) => ({

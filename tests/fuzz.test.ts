@@ -41,6 +41,7 @@ beforeAll(async () => {
     '/api/v1/sold-cards/{id} id': card.id,
     '/api/v1/sold-cards/{id}/block id': card.id,
     '/api/v1/orders/{id} id': card.order.id,
+    '/api/v1/orders/{id}/receipt id': card.order.id,
   };
   const ops = operations(openApiDocument(t.app));
   again = () => pick(allCases(ops, { seed: SEED, ids }), COUNT, SEED);

@@ -4,12 +4,13 @@ import {
   balanceCheckSchema,
   cardLookupRequestSchema,
   purchasedCardDetailSchema,
-  purchasedCardPageSchema,
   revealedCodeSchema,
 } from '../../../shared/cards/schemas';
+import { myCardsPageSchema, myCardsQuerySchema } from '../../../shared/cards/my-cards';
 import { apiErrorSchema } from '../../../shared/errors';
 import { requireSession } from '../../plugins/auth';
 import * as cards from './cards.service';
+import * as myCards from './my-cards.service';
 
 const errors = {
   400: apiErrorSchema,
@@ -27,17 +28,17 @@ export const cardRoutes: FastifyPluginAsyncZod<cards.CardsDeps> = async (app, de
     {
       schema: {
         tags: ['purchases'],
-        summary: 'My Gift Cards: the cards you bought or were sent, newest first',
-        querystring: z.object({
-          cursor: z.string().max(200).optional(),
-          limit: z.coerce.number().int().min(1).max(100).default(24),
-        }),
-        response: { 200: purchasedCardPageSchema, ...errors },
+        summary: 'My Gift Cards: the cards you bought or were sent, newest first or by balance',
+        description:
+          '`status` narrows to active, used (used up), expired, or sent: the accepted gifts you sent, in `sentGifts` (those cards are their recipients’ now). A cursor belongs to its sort.',
+        querystring: myCardsQuerySchema,
+        response: { 200: myCardsPageSchema, ...errors },
       },
     },
     async (request) => {
       const session = await requireSession(request, 'user');
-      return cards.listMyCards(deps, session.account.id, request.query);
+      const { id, role, email } = session.account;
+      return myCards.listMyGiftCards(deps, { id, role, email }, request.query);
     },
   );
 

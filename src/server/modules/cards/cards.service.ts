@@ -29,6 +29,7 @@ import {
   updateCard,
   type ActivityView,
   type CardRow,
+  type HeldCardFilter,
   type PurchasedCardRow,
 } from './cards.repository';
 import type { CodeVault } from './code-vault';
@@ -142,23 +143,41 @@ export async function issueCard(
   return { id: card.id };
 }
 
+/**
+ * A balance-sorted page's cursor: the newest-first cursor and the last card's balance after a dot (base64url
+ * has none), so a cursor of one sort is refused by the other rather than skipping cards.
+ */
+function decodeCardCursor(cursor: string, sort: 'newest' | 'balance') {
+  const [keyset = '', balance, ...rest] = cursor.split('.');
+  if (sort === 'newest' && balance === undefined) return decodeCursor(keyset);
+  if (sort === 'balance' && rest.length === 0 && balance && /^\d{1,18}$/.test(balance)) {
+    return { ...decodeCursor(keyset), balance: BigInt(balance) };
+  }
+  return decodeCursor('');
+}
+
 export async function listMyCards(
   deps: CardsDeps,
   ownerId: string,
-  query: { limit: number; cursor?: string },
+  query: { limit: number; cursor?: string; filter?: HeldCardFilter; sort?: 'newest' | 'balance' },
 ): Promise<PurchasedCardPage> {
-  const rows = await listPurchasedCards(
-    deps.db,
-    ownerId,
-    query.limit + 1,
-    query.cursor ? decodeCursor(query.cursor) : undefined,
-  );
+  const sort = query.sort ?? 'newest';
+  const rows = await listPurchasedCards(deps.db, ownerId, {
+    limit: query.limit + 1,
+    filter: query.filter,
+    sort,
+    after: query.cursor ? decodeCardCursor(query.cursor, sort) : undefined,
+  });
   const page = rows.slice(0, query.limit);
+  const last = page.at(-1);
+  const keyset = last && encodeCursor({ cursorTime: last.cursorTime, id: last.card.id });
   return {
     items: page.map(toPurchasedCard),
     nextCursor:
-      rows.length > query.limit
-        ? encodeCursor({ cursorTime: page.at(-1)!.cursorTime, id: page.at(-1)!.card.id })
+      rows.length > query.limit && last
+        ? sort === 'balance'
+          ? `${keyset}.${last.card.balance}`
+          : keyset!
         : null,
   };
 }

@@ -95,6 +95,8 @@ export async function listGiftViews(
   query: {
     direction?: 'sent' | 'received';
     purchasedCardId?: string;
+    /** Only gifts in this state (My Gift Cards' "sent": the accepted ones). */
+    status?: GiftStatus;
     limit: number;
     after?: { time: string; id: string };
   },
@@ -108,6 +110,7 @@ export async function listGiftViews(
     and(
       mine,
       query.purchasedCardId ? eq(gifts.purchasedCardId, query.purchasedCardId) : undefined,
+      query.status ? eq(gifts.status, query.status) : undefined,
       query.after
         ? sql`(${listedAt}, ${gifts.id}) < (${query.after.time}::timestamptz, ${query.after.id}::uuid)`
         : undefined,

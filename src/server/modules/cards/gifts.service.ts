@@ -614,7 +614,13 @@ async function viewOf(db: DbOrTx, id: string, viewerId: string | null): Promise<
 export async function listGifts(
   deps: GiftDeps,
   viewer: GiftCaller,
-  query: { direction?: 'sent' | 'received'; purchasedCardId?: string; limit: number; cursor?: string },
+  query: {
+    direction?: 'sent' | 'received';
+    purchasedCardId?: string;
+    status?: GiftStatus;
+    limit: number;
+    cursor?: string;
+  },
 ): Promise<GiftPage> {
   const rows = await listGiftViews(
     deps.db,
@@ -622,6 +628,7 @@ export async function listGifts(
     {
       direction: query.direction,
       purchasedCardId: query.purchasedCardId,
+      status: query.status,
       limit: query.limit + 1,
       after: query.cursor ? decodeCursor(query.cursor) : undefined,
     },

@@ -2,6 +2,7 @@ import { hasZodFastifySchemaValidationErrors, type FastifyPluginAsyncZod } from 
 import type { FastifyError } from 'fastify';
 import { z } from 'zod';
 import { formatMoney } from '../../../shared/money';
+import { CHECKOUT_CANCELLED_REASON } from '../../../shared/orders/schemas';
 import type { PurchaseDeps } from './orders.service';
 import {
   completeSandboxPayment,
@@ -175,7 +176,7 @@ ${error ? `<p class="error" role="alert">${escape(error)}</p>` : ''}
         await completeSandboxPayment(
           deps.db,
           payment.id,
-          { status: 'declined', reason: 'You cancelled the payment. No money was taken.' },
+          { status: 'declined', reason: CHECKOUT_CANCELLED_REASON },
           '',
           deps.config.SANDBOX_WEBHOOK_DELAY_MS,
         );

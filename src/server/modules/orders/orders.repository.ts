@@ -1,7 +1,8 @@
-import { and, eq } from 'drizzle-orm';
+import { aliasedTable, and, eq, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { accounts } from '../../db/schema/accounts';
 import { gifts, purchasedCards } from '../../db/schema/cards';
+import { giftCards } from '../../db/schema/catalogue';
 import { orders } from '../../db/schema/orders';
 
 export type OrderRow = typeof orders.$inferSelect;
@@ -52,4 +53,70 @@ export async function updateOrder(
   values: Partial<typeof orders.$inferInsert>,
 ): Promise<void> {
   await db.update(orders).set(values).where(eq(orders.id, id));
+}
+
+const business = aliasedTable(accounts, 'business');
+const buyer = aliasedTable(accounts, 'buyer');
+
+const summarySelection = {
+  order: orders,
+  businessName: business.name,
+  businessLogoKey: business.logoKey,
+  uniqueId: giftCards.uniqueId,
+  colour: giftCards.colour,
+  purchasedCardId: purchasedCards.id,
+  cardOwnerId: purchasedCards.ownerId,
+  giftId: gifts.id,
+  buyerName: buyer.name,
+  buyerEmail: buyer.email,
+  cursorTime: sql<string>`to_char(${orders.createdAt} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`,
+};
+
+export type OrderSummaryRow = Awaited<ReturnType<typeof selectSummaries>>[number];
+
+function selectSummaries(db: DbOrTx, where: SQL | undefined) {
+  return db
+    .select(summarySelection)
+    .from(orders)
+    .innerJoin(business, eq(business.id, orders.businessId))
+    .innerJoin(buyer, eq(buyer.id, orders.buyerId))
+    .innerJoin(giftCards, eq(giftCards.id, orders.giftCardId))
+    .leftJoin(purchasedCards, eq(purchasedCards.orderId, orders.id))
+    .leftJoin(gifts, eq(gifts.orderId, orders.id))
+    .where(where);
+}
+
+export async function findOrderSummary(db: DbOrTx, id: string): Promise<OrderSummaryRow | undefined> {
+  const [row] = await selectSummaries(db, eq(orders.id, id));
+  return row;
+}
+
+export type OrderStateFilter =
+  | { status: 'pending' | 'paid' | 'refunded' }
+  | { status: 'failed'; reasonNot: string }
+  | { status: 'failed'; reason: string };
+
+/** A buyer's orders, newest first, a page at a time (orders_buyer_idx), optionally in one state. */
+export async function listOrderSummaries(
+  db: DbOrTx,
+  buyerId: string,
+  query: { state?: OrderStateFilter; limit: number; after?: { time: string; id: string } },
+) {
+  const { state, after } = query;
+  return selectSummaries(
+    db,
+    and(
+      eq(orders.buyerId, buyerId),
+      state ? eq(orders.status, state.status) : undefined,
+      state && 'reason' in state ? eq(orders.failureReason, state.reason) : undefined,
+      state && 'reasonNot' in state
+        ? sql`${orders.failureReason} IS DISTINCT FROM ${state.reasonNot}`
+        : undefined,
+      after
+        ? sql`(${orders.createdAt}, ${orders.id}) < (${after.time}::timestamptz, ${after.id}::uuid)`
+        : undefined,
+    ),
+  )
+    .orderBy(sql`${orders.createdAt} DESC`, sql`${orders.id} DESC`)
+    .limit(query.limit);
 }

@@ -2,7 +2,13 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { apiErrorSchema } from '../../../shared/errors';
 import { soldCardSchema } from '../../../shared/cards/schemas';
-import { newOrderSchema, orderSchema } from '../../../shared/orders/schemas';
+import {
+  newOrderSchema,
+  orderListQuerySchema,
+  orderPageSchema,
+  orderReceiptSchema,
+  orderSchema,
+} from '../../../shared/orders/schemas';
 import { requireSession } from '../../plugins/auth';
 import * as orders from './orders.service';
 
@@ -33,6 +39,39 @@ export const purchaseRoutes: FastifyPluginAsyncZod<orders.PurchaseDeps> = async 
         key,
       );
       return reply.status(replayed ? 200 : 201).send(order);
+    },
+  );
+
+  app.get(
+    '/orders',
+    {
+      schema: {
+        tags: ['purchases'],
+        summary:
+          'Your orders, newest first: paid, pending (with its checkout to continue), failed or cancelled (with why), refunded',
+        querystring: orderListQuerySchema,
+        response: { 200: orderPageSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const session = await requireSession(request, 'user');
+      return orders.listOrders(deps, session.account.id, request.query);
+    },
+  );
+
+  app.get(
+    '/orders/:id/receipt',
+    {
+      schema: {
+        tags: ['purchases'],
+        summary: 'The receipt of one of your paid orders (404 for an order not paid, or not yours)',
+        params: idParams,
+        response: { 200: orderReceiptSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const session = await requireSession(request, 'user');
+      return orders.getReceipt(deps, session.account.id, request.params.id);
     },
   );
 

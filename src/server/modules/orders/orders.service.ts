@@ -2,16 +2,26 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { formatMoney } from '../../../shared/money';
 import type { SoldCard } from '../../../shared/cards/schemas';
-import type { NewOrder, Order } from '../../../shared/orders/schemas';
+import {
+  CHECKOUT_CANCELLED_REASON,
+  type NewOrder,
+  type Order,
+  type OrderListQuery,
+  type OrderListStatus,
+  type OrderPage,
+  type OrderReceipt,
+  type OrderSummary,
+} from '../../../shared/orders/schemas';
 import type { Db } from '../../db/client';
 import type { Config } from '../../env';
 import { AppError, notFound } from '../../lib/app-error';
+import { decodeCursor, encodeCursor } from '../../lib/cursor';
 import { publicUrl } from '../../lib/public-url';
 import { findAccount } from '../accounts/accounts.service';
 import { getSoldCard, issueCard, type CodeVault } from '../cards/cards.service';
 import { checkGiftRequest, sendBoughtGift } from '../cards/gifts.service';
 import { idempotencyConflict, isIdempotencyKeyTaken, voidCardForRefund } from '../cards/sold-cards.service';
-import { countSale, findGiftCardForSale } from '../catalogue/catalogue.service';
+import { countSale, findGiftCardForSale, logoUrl } from '../catalogue/catalogue.service';
 import { notify, type NewNotification } from '../notifications/notifications.service';
 import { recordRefund, recordSale } from '../wallet/wallet.service';
 import type { WebhookHandler } from '../../plugins/webhooks';
@@ -21,11 +31,15 @@ export { createPaymentProvider } from './payments/payments';
 import {
   findOrder,
   findOrderByIdempotencyKey,
+  findOrderSummary,
   insertOrder,
+  listOrderSummaries,
   lockOrder,
   lockOrderByReference,
   updateOrder,
   type OrderRow,
+  type OrderStateFilter,
+  type OrderSummaryRow,
 } from './orders.repository';
 
 export interface PurchaseDeps {
@@ -195,6 +209,97 @@ export async function getOrder(deps: PurchaseDeps, buyerId: string, id: string):
   // Someone else's order is "not found": an id never grants access by itself.
   if (!found || found.order.buyerId !== buyerId) throw notFound('That order');
   return toOrder(found);
+}
+
+/** How the buyer's list names an order's state: a payment the buyer cancelled at the checkout is "cancelled". */
+function listStatus(row: OrderRow): OrderListStatus {
+  if (row.status === 'failed' && row.failureReason === CHECKOUT_CANCELLED_REASON) return 'cancelled';
+  return row.status;
+}
+
+const STATE_FILTERS: Record<OrderListStatus, OrderStateFilter> = {
+  pending: { status: 'pending' },
+  paid: { status: 'paid' },
+  refunded: { status: 'refunded' },
+  failed: { status: 'failed', reasonNot: CHECKOUT_CANCELLED_REASON },
+  cancelled: { status: 'failed', reason: CHECKOUT_CANCELLED_REASON },
+};
+
+function toOrderSummary(row: OrderSummaryRow): OrderSummary {
+  const { order } = row;
+  const status = listStatus(order);
+  return {
+    id: order.id,
+    reference: order.reference,
+    status,
+    amount: { amount: Number(order.amount), currency: order.currency },
+    design: {
+      giftCardId: order.giftCardId,
+      uniqueId: row.uniqueId,
+      businessName: row.businessName,
+      brandLogoUrl: logoUrl(row.businessLogoKey),
+      colour: row.colour,
+    },
+    // A card given away (or a gift accepted) is its recipient's now: the buyer is not sent to a 404.
+    purchasedCardId: row.purchasedCardId && row.cardOwnerId === order.buyerId ? row.purchasedCardId : null,
+    checkoutUrl: status === 'pending' ? order.checkoutUrl : null,
+    failureReason:
+      status === 'failed' || status === 'cancelled'
+        ? (order.failureReason ?? 'The payment did not go through. No money was taken.')
+        : null,
+    gift: order.gift
+      ? {
+          recipient: order.gift.recipient,
+          recipientName: order.gift.recipientName ?? null,
+          giftId: row.giftId,
+        }
+      : null,
+    createdAt: order.createdAt.toISOString(),
+    paidAt: order.paidAt?.toISOString() ?? null,
+    refundedAt: order.refundedAt?.toISOString() ?? null,
+  };
+}
+
+/** The buyer's orders, newest first, a keyset page at a time, optionally in one state. */
+export async function listOrders(
+  deps: Pick<PurchaseDeps, 'db'>,
+  buyerId: string,
+  query: OrderListQuery,
+): Promise<OrderPage> {
+  const rows = await listOrderSummaries(deps.db, buyerId, {
+    state: query.status ? STATE_FILTERS[query.status] : undefined,
+    limit: query.limit + 1,
+    after: query.cursor ? decodeCursor(query.cursor) : undefined,
+  });
+  const page = rows.slice(0, query.limit);
+  const last = page.at(-1);
+  return {
+    items: page.map(toOrderSummary),
+    nextCursor:
+      rows.length > query.limit && last
+        ? encodeCursor({ cursorTime: last.cursorTime, id: last.order.id })
+        : null,
+  };
+}
+
+/**
+ * The receipt of one of the buyer's paid orders (a refunded one keeps its receipt, marked refunded). An
+ * order not paid has none; another account's order does not exist for the caller.
+ */
+export async function getReceipt(
+  deps: Pick<PurchaseDeps, 'db'>,
+  buyerId: string,
+  id: string,
+): Promise<OrderReceipt> {
+  const row = await findOrderSummary(deps.db, id);
+  if (!row || row.order.buyerId !== buyerId) throw notFound('That order');
+  if (row.order.status !== 'paid' && row.order.status !== 'refunded') {
+    throw new AppError('NOT_FOUND', 'This order has no receipt: it was never paid.');
+  }
+  return {
+    ...toOrderSummary(row),
+    buyer: { name: row.buyerName, email: row.buyerEmail },
+  };
 }
 
 export type ConfirmResult = 'issued' | 'already-paid' | 'marked-failed' | 'ignored';

@@ -361,7 +361,7 @@ describe('buying a gift card, end to end', () => {
     expect(state.entries).toEqual([]);
     expect(await walletAmount(seller)).toBe(0);
     const mine = (await buyer.request({ method: 'GET', url: '/api/v1/purchased-cards' })).json();
-    expect(mine).toEqual({ items: [], nextCursor: null });
+    expect(mine).toEqual({ items: [], sentGifts: [], nextCursor: null });
 
     // Paying the form again does not help either; the sandbox page now says the payment is finished.
     expect((await checkout(t, order)).statusCode).toBe(303);
@@ -475,7 +475,7 @@ describe('who may buy and see what', () => {
       expect(res.body).not.toContain(paid.reference);
     }
     const theirs = (await stranger.request({ method: 'GET', url: '/api/v1/purchased-cards' })).json();
-    expect(theirs).toEqual({ items: [], nextCursor: null });
+    expect(theirs).toEqual({ items: [], sentGifts: [], nextCursor: null });
 
     // The seller is a business: the buyer's card and code are not its to read.
     expect(
