@@ -132,6 +132,7 @@ function FigureTiles({ summary }: { summary: SalesSummary }) {
             className="flex h-full min-w-0 flex-col rounded-2xl border border-slate-200 bg-white p-4 shadow-sm transition hover:border-brand-300 hover:shadow-md focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600 md:p-5"
           >
             <span className="text-sm font-medium text-slate-600">{tile.label}</span>
+            {/* A space, so the link's name reads "Sold today ₦5,000.00". */}{' '}
             <span className="mt-1 text-lg font-bold break-words text-slate-900 tabular-nums md:text-2xl">
               {formatMoney(tile.money)}
             </span>
