@@ -3,11 +3,16 @@ import { useUnreadCount } from '../../features/notifications/use-notifications-l
 import { useGiftCardStore } from '../../lib/store';
 import { DashboardShell, withUnread, type NavItem } from './dashboard-shell';
 
+/** A page with lines of text: the Orders item (issue 13). */
+const RECEIPT_ICON =
+  'M9 12h6m-6 4h6m2 5H7a2 2 0 01-2-2V5a2 2 0 012-2h5.586a1 1 0 01.707.293l5.414 5.414a1 1 0 01.293.707V19a2 2 0 01-2 2z';
+
 /** Seed §2 "User dashboard": the sidebar items and their routes. */
 const baseItems: NavItem[] = [
   { to: '/user-dashboard', label: 'Home', icon: icons.home, end: true },
   { to: '/user-dashboard/profile', label: 'My Profile', icon: icons.user },
   { to: '/user-dashboard/mycards', label: 'My Gift Cards', icon: icons.cards },
+  { to: '/user-dashboard/orders', label: 'Orders', icon: RECEIPT_ICON },
   { to: '/user-dashboard/gifts', label: 'Gifts', icon: icons.gift },
   { to: '/user-dashboard/notify', label: 'Notifications', icon: icons.bell },
   { to: '/user-dashboard/support', label: 'Support', icon: icons.support },

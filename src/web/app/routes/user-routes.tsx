@@ -13,6 +13,8 @@ const SupportPage = lazyPage(() => import('../../features/site/support-page'));
 const LegacyCardLinkPage = lazyPage(() => import('../../features/legacy/legacy-card-link-page'));
 const UserCardPage = lazyPage(() => import('../../features/orders/user-card-page'));
 const OrderResultPage = lazyPage(() => import('../../features/orders/order-result-page'));
+const OrdersPage = lazyPage(() => import('../../features/orders/orders-page'));
+const OrderReceiptPage = lazyPage(() => import('../../features/orders/order-receipt-page'));
 const PurchasedCardPage = lazyPage(() => import('../../features/cards/purchased-card-page'));
 const GiftsPage = lazyPage(() => import('../../features/cards/gifts-page'));
 
@@ -34,7 +36,9 @@ export const userRoutes: RouteObject = {
     // The old app's card-detail route was the literal text "id" (seed §2); its links land here.
     { path: 'card/id', element: page(<LegacyCardLinkPage />) },
     { path: 'card/:id', element: page(<UserCardPage />) },
+    { path: 'orders', element: page(<OrdersPage />) },
     { path: 'orders/:orderId', element: page(<OrderResultPage />) },
+    { path: 'orders/:orderId/receipt', element: page(<OrderReceiptPage />) },
     { path: 'mycards/:cardId', element: page(<PurchasedCardPage />) },
     { path: 'gifts', element: page(<GiftsPage />) },
   ],

@@ -1,9 +1,5 @@
-import type {
-  BalanceCheck,
-  PurchasedCard,
-  PurchasedCardDetail,
-  PurchasedCardPage,
-} from '../../../shared/cards/schemas';
+import type { MyCardsFilter, MyCardsPage, MyCardsSort } from '../../../shared/cards/my-cards';
+import type { BalanceCheck, PurchasedCard, PurchasedCardDetail } from '../../../shared/cards/schemas';
 import { api } from '../../lib/api';
 
 /** The cards a user owns: the list, one card with its activity, and revealing its code. */
@@ -14,13 +10,22 @@ export const purchasedCardKeys = {
   /** Everything about the user's own cards; invalidate this after a purchase. */
   mine: ['purchased-cards'] as const,
   mineList: ['purchased-cards', 'list'] as const,
+  mineFiltered: (status: MyCardsFilter | 'all', sort: MyCardsSort) =>
+    ['purchased-cards', 'list', status, sort] as const,
   mineOne: (cardId: string) => ['purchased-cards', 'detail', cardId] as const,
 };
 
-export function listPurchasedCards(cursor?: string, signal?: AbortSignal) {
+/** My Gift Cards, a page at a time: optionally one kind (active, used, expired, sent) and sorted. */
+export function listPurchasedCards(
+  query: { status?: MyCardsFilter; sort?: MyCardsSort },
+  cursor?: string,
+  signal?: AbortSignal,
+) {
   const params = new URLSearchParams({ limit: String(PAGE_SIZE) });
+  if (query.status) params.set('status', query.status);
+  if (query.sort && query.sort !== 'newest') params.set('sort', query.sort);
   if (cursor) params.set('cursor', cursor);
-  return api<PurchasedCardPage>(`/api/v1/purchased-cards?${params}`, { signal });
+  return api<MyCardsPage>(`/api/v1/purchased-cards?${params}`, { signal });
 }
 
 export function getPurchasedCard(cardId: string, signal?: AbortSignal) {

@@ -49,6 +49,11 @@ export default function OrderResultPage() {
 
   const status = order.data?.status;
   useEffect(() => {
+    // The Orders page must show this order as it is now.
+    if (status && status !== 'pending') void queryClient.invalidateQueries({ queryKey: orderKeys.lists });
+  }, [status, queryClient]);
+
+  useEffect(() => {
     // A new card is in My Gift Cards: the list there must not show the old one from the cache (nor the
     // gifts list the gift bought with it).
     if (status === 'paid') {
