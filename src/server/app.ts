@@ -17,6 +17,7 @@ import { walletDeletionParticipant } from './modules/wallet/account-deletion.ser
 import { cardRoutes } from './modules/cards/cards.routes';
 import { giftRoutes } from './modules/cards/gifts.routes';
 import { redemptionRoutes } from './modules/cards/redemptions.routes';
+import { salesRoutes } from './modules/cards/sales.routes';
 import { soldCardRoutes } from './modules/cards/sold-cards.routes';
 import { createCodeVault } from './modules/cards/cards.service';
 import { giftCardRoutes } from './modules/catalogue/catalogue.routes';
@@ -36,6 +37,7 @@ import { bankAccountRoutes } from './modules/wallet/bank-accounts.routes';
 import type { PayoutProvider } from './modules/wallet/payouts/payout-provider';
 import { createPayoutProvider } from './modules/wallet/payouts/payouts';
 import { pinRoutes } from './modules/wallet/pin.routes';
+import { statementRoutes } from './modules/wallet/statement.routes';
 import { walletRoutes } from './modules/wallet/wallet.routes';
 import { withdrawalRoutes } from './modules/wallet/withdrawals.routes';
 import { transferWebhookHandler } from './modules/wallet/withdrawals.service';
@@ -151,6 +153,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         ],
       });
       await v1.register(walletRoutes, deps);
+      await v1.register(statementRoutes, deps);
       await v1.register(pinRoutes, deps);
       await v1.register(bankAccountRoutes, deps);
       await v1.register(giftCardRoutes, deps);
@@ -158,6 +161,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await v1.register(cardRoutes, deps);
       await v1.register(redemptionRoutes, deps);
       await v1.register(soldCardRoutes, deps);
+      await v1.register(salesRoutes, deps);
       await v1.register(giftRoutes, deps);
       await v1.register(webhookRoutes, { provider: deps.payments.name, handlers: webhookHandlers });
       await v1.register(withdrawalRoutes, deps);

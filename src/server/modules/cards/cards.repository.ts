@@ -16,6 +16,7 @@ import type { DbOrTx } from '../../db/client';
 import { accounts } from '../../db/schema/accounts';
 import { giftCards } from '../../db/schema/catalogue';
 import { cardActivities, purchasedCards } from '../../db/schema/cards';
+import { orders } from '../../db/schema/orders';
 
 export async function insertPurchasedCard(db: DbOrTx, row: PgInsertValue<typeof purchasedCards>) {
   const [created] = await db.insert(purchasedCards).values(row).returning();
@@ -231,6 +232,60 @@ export async function findActivity(db: DbOrTx, id: string): Promise<ActivityRow 
   return row;
 }
 
+/** What a business's sold cards can be narrowed by (the sold-cards list, the sales table and its CSV). */
+export interface SoldCardFilter {
+  /** Keyset: only cards sold before this (created_at, id). */
+  after?: { time: string; id: string };
+  last4?: string;
+  orderReference?: string;
+  giftCardId?: string;
+  /** The status a person sees: "expired" includes live cards past their expiry date. */
+  status?: (typeof purchasedCards.$inferSelect)['status'];
+  /** Sold at or after / before these instants (ISO). */
+  soldFrom?: string;
+  soldBefore?: string;
+}
+
+const LIVE_STATUSES = ['active', 'frozen', 'blocked', 'gift_pending'] as const;
+
+/**
+ * The one WHERE clause of a business's sold cards, used by every list of them (each shape of filter has an
+ * index: business + created_at, + status, + design, + last four; an order reference goes through its
+ * unique index).
+ */
+export function soldCardConditions(businessId: string, filter: SoldCardFilter) {
+  const { status } = filter;
+  const pastExpiry = sql`(${purchasedCards.expiresAt} IS NOT NULL AND ${purchasedCards.expiresAt} <= now())`;
+  let statusCondition;
+  if (status === 'expired') {
+    statusCondition = sql`(${purchasedCards.status} = 'expired' OR (${inArray(purchasedCards.status, [...LIVE_STATUSES])} AND ${pastExpiry}))`;
+  } else if (status && (LIVE_STATUSES as readonly string[]).includes(status)) {
+    statusCondition = sql`(${purchasedCards.status} = ${status} AND NOT ${pastExpiry})`;
+  } else if (status) {
+    statusCondition = eq(purchasedCards.status, status);
+  }
+  return and(
+    eq(purchasedCards.businessId, businessId),
+    filter.last4 ? eq(purchasedCards.codeLast4, filter.last4) : undefined,
+    filter.orderReference
+      ? sql`${purchasedCards.orderId} = (SELECT ${orders.id} FROM ${orders} WHERE ${orders.reference} = ${filter.orderReference})`
+      : undefined,
+    filter.giftCardId ? eq(purchasedCards.giftCardId, filter.giftCardId) : undefined,
+    statusCondition,
+    filter.soldFrom ? sql`${purchasedCards.createdAt} >= ${filter.soldFrom}::timestamptz` : undefined,
+    filter.soldBefore ? sql`${purchasedCards.createdAt} < ${filter.soldBefore}::timestamptz` : undefined,
+    filter.after
+      ? sql`(${purchasedCards.createdAt}, ${purchasedCards.id}) < (${filter.after.time}::timestamptz, ${filter.after.id}::uuid)`
+      : undefined,
+  );
+}
+
+export const soldCardOrder = [
+  // NULLS LAST, as drizzle writes the indexes, so the index gives the order.
+  sql`${purchasedCards.createdAt} DESC NULLS LAST`,
+  sql`${purchasedCards.id} DESC NULLS LAST`,
+] as const;
+
 /** A business's sold cards, newest first, optionally only those whose code ends in `last4`. */
 export async function listSoldCards(
   db: DbOrTx,
@@ -242,18 +297,46 @@ export async function listSoldCards(
     .from(purchasedCards)
     .innerJoin(giftCards, eq(giftCards.id, purchasedCards.giftCardId))
     .innerJoin(accounts, eq(accounts.id, purchasedCards.businessId))
-    .where(
-      and(
-        eq(purchasedCards.businessId, businessId),
-        query.last4 ? eq(purchasedCards.codeLast4, query.last4) : undefined,
-        query.after
-          ? sql`(${purchasedCards.createdAt}, ${purchasedCards.id}) < (${query.after.time}::timestamptz, ${query.after.id}::uuid)`
-          : undefined,
-      ),
-    )
-    .orderBy(sql`${purchasedCards.createdAt} DESC NULLS LAST`, sql`${purchasedCards.id} DESC NULLS LAST`)
+    .where(soldCardConditions(businessId, { after: query.after, last4: query.last4 }))
+    .orderBy(...soldCardOrder)
     .limit(query.limit);
 }
+
+const buyer = aliasedTable(accounts, 'buyer');
+
+/**
+ * A page of the sales table: the sold cards with their design, order and buyer's display name (never the
+ * e-mail; a deleted account reads "Deleted account"). Same rows and filter as `listSoldCards`.
+ */
+export async function listSales(db: DbOrTx, businessId: string, filter: SoldCardFilter, limit: number) {
+  return db
+    .select({
+      card: {
+        id: purchasedCards.id,
+        giftCardId: purchasedCards.giftCardId,
+        orderId: purchasedCards.orderId,
+        initialValue: purchasedCards.initialValue,
+        balance: purchasedCards.balance,
+        currency: purchasedCards.currency,
+        status: purchasedCards.status,
+        expiresAt: purchasedCards.expiresAt,
+        codeLast4: purchasedCards.codeLast4,
+        createdAt: purchasedCards.createdAt,
+      },
+      cursorTime: cardSelection.cursorTime,
+      designName: giftCards.uniqueId,
+      orderReference: orders.reference,
+      buyerName: sql<string>`CASE WHEN ${buyer.deletedAt} IS NOT NULL THEN 'Deleted account' WHEN btrim(${buyer.name}) <> '' THEN ${buyer.name} WHEN ${buyer.username} IS NOT NULL THEN '@' || ${buyer.username} ELSE 'Customer' END`,
+    })
+    .from(purchasedCards)
+    .innerJoin(giftCards, eq(giftCards.id, purchasedCards.giftCardId))
+    .innerJoin(orders, eq(orders.id, purchasedCards.orderId))
+    .innerJoin(buyer, eq(buyer.id, orders.buyerId))
+    .where(soldCardConditions(businessId, filter))
+    .orderBy(...soldCardOrder)
+    .limit(limit);
+}
+export type SaleRow = Awaited<ReturnType<typeof listSales>>[number];
 
 const STILL_LIVE = ['active', 'frozen', 'blocked'] as const;
 
