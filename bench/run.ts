@@ -3,6 +3,7 @@ import { benchCatalogue } from './catalogue';
 import { benchNotifications } from './notifications';
 import { benchPurchases } from './purchases';
 import { benchRedemptions } from './redemptions';
+import { benchSales } from './sales';
 import { benchStartup } from './startup';
 import { benchWithdrawals } from './withdrawals';
 
@@ -19,6 +20,7 @@ const benches: [string, () => Promise<Record<string, string>>][] = [
   ['Withdrawals', benchWithdrawals],
   ['Redemptions', benchRedemptions],
   ['Notifications', benchNotifications],
+  ['Sales', benchSales],
 ];
 const only = process.argv[2];
 for (const [name, run] of benches) {
