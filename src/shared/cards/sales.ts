@@ -78,7 +78,9 @@ export const saleSchema = z
     id: z.uuid().describe('The purchased card'),
     soldAt: z.iso.datetime(),
     giftCardId: z.uuid(),
-    designName: z.string().describe('The name of the gift card design'),
+    designName: z
+      .string()
+      .describe("The design's public id (e.g. ACM-7K2Q-9XTR): designs have no other name"),
     value: moneySchema.describe('What the card was sold for'),
     balance: moneySchema,
     status: purchasedCardStatusSchema,
