@@ -50,7 +50,10 @@ test.describe('account security', () => {
     await screenshots(page, 'login-forgot-link');
     await page.getByRole('link', { name: 'Forgot password?' }).click();
     await expect(page).toHaveURL(/\/forgot-password\?role=user$/);
-    await page.getByLabel('Email').fill(user.email);
+    // The login page stays on screen while the next page's code loads, and its "Email or username" field
+    // would take the typing: wait for the new page first.
+    await expect(page.getByRole('heading', { name: 'Forgot your password?' })).toBeVisible();
+    await page.getByLabel('Email', { exact: true }).fill(user.email);
     await page.getByRole('button', { name: 'Send reset link' }).click();
     await expect(page.getByRole('status')).toHaveText(
       "If an account uses that address, we've sent a link to reset the password. It works for 30 minutes.",
@@ -58,7 +61,7 @@ test.describe('account security', () => {
 
     // An address with no account gets the very same words.
     await page.getByRole('button', { name: 'try again' }).click();
-    await page.getByLabel('Email').fill(`nobody-${Date.now()}@example.test`);
+    await page.getByLabel('Email', { exact: true }).fill(`nobody-${Date.now()}@example.test`);
     await page.getByRole('button', { name: 'Send reset link' }).click();
     await expect(page.getByRole('status')).toHaveText(/If an account uses that address/);
     await expect(page.getByRole('link', { name: 'Back to log in' })).toHaveAttribute('href', '/login');

@@ -145,8 +145,10 @@ test.describe('guards', () => {
 
     const input = await registerViaApi(page, 'business');
     await page.goto('/dashboard/wallet');
+    await expect(page.getByRole('heading', { name: 'Business login' })).toBeVisible();
     await page.getByLabel('Email', { exact: true }).fill(input.email);
     await page.getByLabel('Password', { exact: true }).fill(DEFAULT_PASSWORD);
+    await page.getByLabel('Remember me').check();
     await page.getByRole('button', { name: 'Log in' }).click();
     await expect(page).toHaveURL(/\/dashboard\/wallet$/);
   });

@@ -82,6 +82,8 @@ test.describe('business dashboard', () => {
   });
 
   test('every business screen passes axe (no serious or critical violations)', async ({ page }) => {
+    // Every business screen in turn: a loaded CI machine needs more than 60 s.
+    test.slow();
     const input = await registerViaApi(page, 'business');
     await logInViaForm(page, 'business', input.email);
     for (const path of [
