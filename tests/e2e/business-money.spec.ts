@@ -170,6 +170,8 @@ test('a business sees its sales, filters and searches them, exports them, and se
   const saleLink = (last4: string) => page.getByRole('link', { name: new RegExp(`^Card ending ${last4},`) });
   await expect(sales.getByRole('row')).toHaveCount(4); // the header and three sales
   for (const card of [partly, untouched, usedUp]) await expect(saleLink(card.last4)).toHaveCount(1);
+  // Every column fits at 1280 px: the table does not scroll sideways inside its box.
+  expect(await sales.evaluate((table) => table.scrollWidth <= table.parentElement!.clientWidth)).toBe(true);
   await expect(saleLink(partly.last4)).toHaveAccessibleName(
     new RegExp(`for ${ngn(500_000)}, balance ${ngn(350_000)}, Active$`),
   );

@@ -76,7 +76,7 @@ export function ResponsiveTable<Row>({
                 <th
                   key={column.key}
                   scope="col"
-                  className={`px-4 py-2.5 font-semibold whitespace-nowrap first:pl-5 last:pr-5 ${column.align === 'right' ? 'text-right' : ''}`}
+                  className={`px-3 py-2.5 font-semibold whitespace-nowrap first:pl-5 last:pr-5 ${column.align === 'right' ? 'text-right' : ''}`}
                 >
                   {column.header}
                 </th>
@@ -94,7 +94,7 @@ export function ResponsiveTable<Row>({
                   {tableColumns.map((column, index) => (
                     <td
                       key={column.key}
-                      className={`px-4 py-3 align-middle text-slate-800 first:pl-5 last:pr-5 ${column.align === 'right' ? 'text-right tabular-nums' : ''} ${column.className ?? ''}`}
+                      className={`px-3 py-3 align-middle text-slate-800 first:pl-5 last:pr-5 ${column.align === 'right' ? 'text-right tabular-nums' : ''} ${column.className ?? ''}`}
                     >
                       {column.cell(row, rowIndex)}
                       {link && index === 0 ? <RowLink to={link.to} label={link.label} /> : null}

@@ -26,8 +26,20 @@ const columns: Column<Sale>[] = [
   {
     key: 'sold',
     header: 'Sold',
-    cell: (sale) => formatDateTime(sale.soldAt),
-    className: 'whitespace-nowrap text-slate-700',
+    // The order's reference under the time: the second thing the search box finds a sale by.
+    cell: (sale) => (
+      <>
+        <span className="whitespace-nowrap">{formatDateTime(sale.soldAt)}</span>
+        <span
+          className="block max-w-[10rem] truncate font-mono text-xs text-slate-600"
+          title={sale.orderReference}
+        >
+          {sale.orderReference}
+        </span>
+      </>
+    ),
+    className: 'text-slate-700',
+    phone: 'none',
   },
   {
     key: 'card',
@@ -37,12 +49,11 @@ const columns: Column<Sale>[] = [
         <span className="font-mono font-semibold tracking-wide whitespace-nowrap text-slate-900">
           {shortMaskedCode(sale.codeLast4)}
         </span>
-        <span className="block font-mono text-xs text-slate-600">{sale.orderReference}</span>
+        <span className="block font-mono text-xs whitespace-nowrap text-slate-600">{sale.designName}</span>
       </>
     ),
     phone: 'none',
   },
-  { key: 'design', header: 'Design', cell: (sale) => sale.designName, phone: 'none' },
   {
     key: 'title',
     header: 'Card',
@@ -55,7 +66,13 @@ const columns: Column<Sale>[] = [
     phone: 'title',
     table: false,
   },
-  { key: 'buyer', header: 'Buyer', cell: (sale) => sale.buyerName, className: 'max-w-[12rem] truncate' },
+  {
+    key: 'soldAt',
+    header: 'Sold',
+    cell: (sale) => formatDateTime(sale.soldAt),
+    table: false,
+  },
+  { key: 'buyer', header: 'Buyer', cell: (sale) => sale.buyerName, className: 'max-w-[10rem] truncate' },
   {
     key: 'value',
     header: 'Value',

@@ -14,6 +14,7 @@ const SOLD_COLOUR = '#4f46e5'; // brand-600
 const REDEEMED_COLOUR = '#d97706'; // amber-600
 const HEIGHT_WIDE = 260;
 const HEIGHT_PHONE = 200;
+const HALF_DAY = 12 * 60 * 60;
 
 const dayLabel = new Intl.DateTimeFormat('en-NG', { day: 'numeric', month: 'short', timeZone: 'UTC' });
 
@@ -59,7 +60,11 @@ export default function SalesChart({ days, currency }: { days: SalesDay[]; curre
         tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
         cursor: { drag: { x: false, y: false }, points: { show: false } },
         legend: { live: true },
-        scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, Math.max(max, 100)] } },
+        // Half a day either side, so the first and last days' bars are drawn whole.
+        scales: {
+          x: { time: true, range: (_u, min, max) => [min - HALF_DAY, max + HALF_DAY] },
+          y: { range: (_u, _min, max) => [0, Math.max(max, 100)] },
+        },
         axes: [
           {
             stroke: '#475569',
@@ -76,13 +81,17 @@ export default function SalesChart({ days, currency }: { days: SalesDay[]; curre
           },
         ],
         series: [
-          { value: (_u, ts) => (ts == null ? 'Day' : dayLabel.format(new Date(ts * 1000))) },
+          {
+            label: 'Day',
+            value: (_u, ts) => (ts == null ? 'Day' : dayLabel.format(new Date(ts * 1000))),
+          },
           {
             label: 'Sold',
             fill: SOLD_COLOUR,
             stroke: SOLD_COLOUR,
             paths: bars(-1),
             points: { show: false },
+            width: 0,
             value: money,
           },
           {
@@ -91,6 +100,7 @@ export default function SalesChart({ days, currency }: { days: SalesDay[]; curre
             stroke: REDEEMED_COLOUR,
             paths: bars(1),
             points: { show: false },
+            width: 0,
             value: money,
           },
         ],
