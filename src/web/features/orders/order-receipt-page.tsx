@@ -18,7 +18,10 @@ const PRINT_ONLY_RECEIPT = [
   'print:[&_aside]:hidden',
   'print:[&_header]:hidden',
   'print:[&_nav]:hidden',
+  // The sidebar's column (its border) and the grey page behind the receipt.
+  'print:[&_div:has(>aside)]:hidden',
   'print:[&_body]:bg-white',
+  'print:[&_body_*:has(#receipt-title)]:bg-white',
 ];
 
 function usePrintOnlyReceipt() {
@@ -112,7 +115,7 @@ function Receipt({ receipt }: { receipt: OrderReceipt }) {
         </div>
         <dl className="grid grid-cols-1 gap-x-6 gap-y-3 pt-5 text-sm sm:grid-cols-[auto_minmax(0,1fr)]">
           <Fact term="Order number">
-            <span className="font-mono break-all">{receipt.id}</span>
+            <span className="font-mono break-all max-sm:text-xs">{receipt.id}</span>
           </Fact>
           <Fact term="Date">
             <time dateTime={receipt.paidAt ?? receipt.createdAt}>

@@ -231,7 +231,7 @@ function OrderActions({ order }: { order: OrderSummary }) {
     case 'paid':
     case 'refunded':
       return (
-        <span className="inline-flex flex-wrap justify-end gap-2">
+        <span className="inline-flex flex-wrap justify-end gap-2 xl:flex-nowrap">
           {order.purchasedCardId ? (
             <Link
               to={`/user-dashboard/mycards/${order.purchasedCardId}`}
