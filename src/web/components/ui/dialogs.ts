@@ -17,8 +17,9 @@ export const DIALOG_ICON_COLOURS = { success: '#059669', error: '#dc2626', warni
 /**
  * The product's look on SweetAlert2's dialogs, so they match <ModalDialog>: a white rounded-2xl panel with
  * a shadow on a slate backdrop, the app's font, a slate title and text, and the product's own buttons
- * (buttonsStyling: false, so SweetAlert2 draws none of its own). Cancel comes first and the action last, in
- * a row from `sm` and stacked with the action on top on a phone, like <DialogActions>.
+ * (buttonsStyling: false, so SweetAlert2 draws none of its own). Cancel comes first and the action last:
+ * in a row from `sm` (centred, under the centred icon and text), stacked with the action on top on a phone,
+ * like <DialogActions>.
  *
  * SweetAlert2 injects its stylesheet without a cascade layer, and unlayered rules beat Tailwind's utilities
  * whatever their specificity. So what it styles through its own CSS variables is set through those
@@ -49,7 +50,7 @@ export function dialogTheme(action: 'primary' | 'danger' = 'primary'): SweetAler
       inputLabel: 'mt-5! text-sm! font-medium! text-slate-700!',
       input: 'mx-0! mt-1.5! w-full! text-base! text-slate-900!',
       validationMessage: 'mt-3! rounded-lg! text-sm! font-medium! before:bg-red-600!',
-      actions: 'flex-col-reverse gap-3 sm:flex-row items-stretch! sm:items-center! sm:justify-end!',
+      actions: 'flex-col-reverse gap-3 sm:flex-row items-stretch! sm:items-center!',
       confirmButton: buttonClass(action),
       cancelButton: buttonClass('secondary'),
       denyButton: buttonClass('secondary'),
