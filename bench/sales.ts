@@ -1,5 +1,6 @@
+import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { readFileSync, rmSync } from 'node:fs';
+import { openSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { connectDatabase, runMigrations } from '../src/server/db/client';
 import { startEmbeddedPostgres } from '../src/server/db/embedded';
@@ -12,11 +13,25 @@ import { startProcess, stopProcess, waitForUrl } from './load';
  * and filtered pages of GET /api/v1/sales (p50/p99 of sequential requests), and a 100,000-row sales.csv
  * export (time and the server's peak resident memory, VmHWM, before and after).
  */
-const CARDS = 1_000_000;
+const CARDS = Number(process.env.SALES_BENCH_CARDS ?? 1_000_000);
 const PORT = 3370;
 const REQUESTS = 200;
 /** One card every 30 s back from now: 1,000,000 cards span ~347 days; 100,000 cards ~35 days. */
 const SPACING_S = 30;
+
+/** startProcess, or with SALES_BENCH_LOG=<file> the server's log (stdout) kept in that file. */
+function start(args: string[], env: Record<string, string>) {
+  const log = process.env.SALES_BENCH_LOG;
+  if (!log) return startProcess('node', args, env);
+  return spawn('node', args, {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', openSync(log, 'w'), 'inherit'],
+  });
+}
+
+/** A deterministic version-4-shaped UUID from md5(seed): the API's answers check that ids are UUIDs. */
+const uuidFrom = (seed: string) =>
+  `(substr(md5(${seed}), 1, 8) || '-' || substr(md5(${seed}), 9, 4) || '-4' || substr(md5(${seed}), 14, 3) || '-8' || substr(md5(${seed}), 18, 3) || '-' || substr(md5(${seed}), 21, 12))::uuid`;
 
 export async function benchSales(): Promise<Record<string, string>> {
   const dataDir = path.resolve('data/bench-sales');
@@ -25,7 +40,7 @@ export async function benchSales(): Promise<Record<string, string>> {
   const database = connectDatabase(embedded.url, { max: 1 });
   await runMigrations(database.db);
   // SALES_BENCH_SERVER: another build of the server (e.g. a private one while others rebuild dist/).
-  const app = startProcess('node', [process.env.SALES_BENCH_SERVER ?? 'dist/server/server.js'], {
+  const app = start([process.env.SALES_BENCH_SERVER ?? 'dist/server/server.js'], {
     PORT: String(PORT),
     DATABASE_URL: embedded.url,
     LOG_LEVEL: 'warn',
@@ -94,7 +109,7 @@ export async function benchSales(): Promise<Record<string, string>> {
       const params = [shop.id, buyer.id, designA.body.id, designB.body.id];
       await client.query(
         `INSERT INTO orders (id, reference, buyer_id, gift_card_id, business_id, amount, currency, status, provider, created_at, paid_at)
-         SELECT md5('order' || g)::uuid, 'GM-BENCH' || lpad(g::text, 12, '0'), $2,
+         SELECT ${uuidFrom("'order' || g")}, 'GM-BENCH' || lpad(g::text, 12, '0'), $2,
                 CASE WHEN g % 10 = 0 THEN $4::uuid ELSE $3::uuid END, $1,
                 CASE WHEN g % 10 = 0 THEN 2500000 ELSE 1000000 END, 'NGN', 'paid', 'sandbox',
                 now() - make_interval(secs => g * ${SPACING_S}), now() - make_interval(secs => g * ${SPACING_S})
@@ -104,8 +119,8 @@ export async function benchSales(): Promise<Record<string, string>> {
       await client.query(
         `INSERT INTO purchased_cards (id, owner_id, gift_card_id, business_id, order_id, initial_value, balance, currency,
                                       status, code_hash, code_ciphertext, code_last4, created_at, updated_at)
-         SELECT md5('card' || g)::uuid, $2, CASE WHEN g % 10 = 0 THEN $4::uuid ELSE $3::uuid END, $1,
-                md5('order' || g)::uuid, v, v, 'NGN',
+         SELECT ${uuidFrom("'card' || g")}, $2, CASE WHEN g % 10 = 0 THEN $4::uuid ELSE $3::uuid END, $1,
+                ${uuidFrom("'order' || g")}, v, v, 'NGN',
                 (CASE WHEN g % 20 = 0 THEN 'frozen' ELSE 'active' END)::purchased_card_status,
                 md5('hash' || g), 'bench', upper(substr(md5('last4' || g), 1, 4)),
                 now() - make_interval(secs => g * ${SPACING_S}), now() - make_interval(secs => g * ${SPACING_S})
@@ -127,7 +142,7 @@ export async function benchSales(): Promise<Record<string, string>> {
     // EXPLAIN the exact queries the API runs, for the default page and each filter.
     const sample = await database.pool.query(
       `SELECT code_last4, (SELECT reference FROM orders o WHERE o.id = c.order_id) AS reference
-       FROM purchased_cards c WHERE business_id = $1 OFFSET 500000 LIMIT 1`,
+       FROM purchased_cards c WHERE business_id = $1 OFFSET ${Math.floor(CARDS / 2)} LIMIT 1`,
       [shop.id],
     );
     const last4 = sample.rows[0].code_last4 as string;
@@ -156,8 +171,9 @@ export async function benchSales(): Promise<Record<string, string>> {
       const json = plan.rows[0]['QUERY PLAN'][0];
       const scans: string[] = [];
       const walk = (node: Record<string, unknown>) => {
-        if (String(node['Node Type']).includes('Scan') && node['Relation Name'] === 'purchased_cards') {
-          scans.push(`${node['Node Type']}${node['Index Name'] ? ` ${node['Index Name']}` : ''}`);
+        const index = String(node['Index Name'] ?? '');
+        if (node['Relation Name'] === 'purchased_cards' || index.startsWith('purchased_cards')) {
+          scans.push(`${node['Node Type']}${index ? ` ${index}` : ''}`);
         }
         for (const child of (node.Plans as Record<string, unknown>[] | undefined) ?? []) walk(child);
       };
@@ -170,8 +186,8 @@ export async function benchSales(): Promise<Record<string, string>> {
       for (let i = 0; i < REQUESTS; i++) {
         const sent = performance.now();
         const res = await fetch(`${base}${url}`, { headers: { cookie: shop.cookie } });
-        await res.arrayBuffer();
-        if (res.status !== 200) throw new Error(`${url}: ${res.status}`);
+        const body = await res.text();
+        if (res.status !== 200) throw new Error(`${url}: ${res.status} ${body}`);
         latencies.push(performance.now() - sent);
       }
       latencies.sort((a, b) => a - b);
