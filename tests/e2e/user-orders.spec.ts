@@ -192,3 +192,35 @@ test('a buyer resumes a pending order, reads why one failed, prints a receipt an
   await context.close();
   await shop.context.close();
 });
+
+test('Sent lists the cards the user gave away, as they were handed on', async ({ browser }) => {
+  test.setTimeout(240_000);
+  const shop = await businessWithDesign(browser, { amount: 300_000, colour: '#1d4ed8' });
+  const origin = new URL(shop.page.url()).origin;
+  const { context, page } = await signedInUser(browser);
+  const friend = await signedInUser(browser);
+  const { cardId } = await buyThroughCheckout(page, shop.card.id);
+  const sent = await page.request.post(`/api/v1/purchased-cards/${cardId}/gifts`, {
+    data: { recipient: friend.input.username, recipientName: 'Ada' },
+    headers: { origin },
+  });
+  expect(sent.status(), await sent.text()).toBe(201);
+  const gift = (await sent.json()) as { id: string };
+  const accepted = await friend.context.request.post(`/api/v1/gifts/${gift.id}/accept`, {
+    data: {},
+    headers: { origin },
+  });
+  expect(accepted.status(), await accepted.text()).toBe(200);
+
+  await page.goto('/user-dashboard/mycards');
+  await expect(page.getByText("You'll see your gift cards soon.")).toBeVisible();
+  await page.getByRole('group', { name: 'Show cards' }).getByRole('button', { name: 'Sent' }).click();
+  await expect(page).toHaveURL(/\?status=sent$/);
+  const list = page.getByRole('list', { name: 'Cards you sent' });
+  await expect(list.getByRole('link', { name: /worth ₦3,000\.00, sent to Ada/ })).toBeVisible();
+  await expectNoSeriousA11yViolations(page);
+  await shoot(page, 'mycards-sent');
+  await friend.context.close();
+  await context.close();
+  await shop.context.close();
+});
