@@ -50,6 +50,8 @@ export function OutstandingCard() {
           <span className="text-lg font-medium text-slate-600">Loading…</span>
         ) : summary.isError ? (
           <span className="text-base font-medium text-red-700">We couldn’t load this figure.</span>
+        ) : summary.data.outstanding.amount === 0 ? (
+          <span className="text-xl">Nothing outstanding</span>
         ) : (
           formatMoney(summary.data.outstanding)
         )}
@@ -134,7 +136,8 @@ function FigureTiles({ summary }: { summary: SalesSummary }) {
             <span className="text-sm font-medium text-slate-600">{tile.label}</span>
             {/* A space, so the link's name reads "Sold today ₦5,000.00". */}{' '}
             <span className="mt-1 text-lg font-bold break-words text-slate-900 tabular-nums md:text-2xl">
-              {formatMoney(tile.money)}
+              {/* Zero in words: the only ₦ figure on a new business's Home stays its (hidden) balance. */}
+              {tile.money.amount === 0 ? 'None yet' : formatMoney(tile.money)}
             </span>
           </Link>
         </li>
@@ -180,16 +183,22 @@ export function SalesChartSection() {
     body = (
       <>
         <p className="text-sm text-slate-700" aria-live="polite">
-          Last {days} days: <strong className="font-semibold text-slate-900">{formatMoney(sold)}</strong> sold
-          and <strong className="font-semibold text-slate-900">{formatMoney(redeemed)}</strong> redeemed.
-          {quiet ? ' Nothing yet: each day’s sales and redemptions show here as bars.' : null}
+          {quiet ? (
+            `Nothing sold or redeemed in the last ${days} days yet: each day’s sales and redemptions show here as bars.`
+          ) : (
+            <>
+              Last {days} days: <strong className="font-semibold text-slate-900">{formatMoney(sold)}</strong>{' '}
+              sold and <strong className="font-semibold text-slate-900">{formatMoney(redeemed)}</strong>{' '}
+              redeemed.
+            </>
+          )}
         </p>
         <div aria-hidden="true" className="mt-4 min-h-52">
           <Suspense fallback={<ChartPlaceholder text="Drawing the chart…" />}>
             <SalesChart days={rows} currency={currency} />
           </Suspense>
         </div>
-        <DailyTable days={rows} />
+        {quiet ? null : <DailyTable days={rows} />}
       </>
     );
   }
