@@ -57,6 +57,8 @@ export default function BusinessHomePage() {
           <h2 id="top-gift-cards" className="text-lg font-semibold text-slate-900">
             Top Gift Cards
           </h2>
+          {/* The seed's promo line, now above the business's own best sellers. */}
+          <p className="mt-1 text-sm text-slate-600">Trade gift cards for Fast Cash</p>
           <ul className="mt-4 grid gap-4 sm:grid-cols-2">
             {TOP_GRADIENTS.map((gradient, index) => {
               const card = top.data?.items[index];
