@@ -80,7 +80,11 @@ test.describe('buying a gift card', () => {
     // The business: the balance (eye toggle) and the sold count went up.
     await logInViaForm(businessPage, 'business', business.email);
     await businessPage.getByRole('button', { name: 'Show balance' }).click();
-    await expect(businessPage.getByText('₦7,500.00', { exact: true })).toBeVisible();
+    // Home also shows the sale in its figures and chart: the balance is the one in "Available balance".
+    await expect(
+      businessPage.getByRole('region', { name: 'Available balance' }).getByText('₦7,500.00', { exact: true }),
+    ).toBeVisible();
+    await expect(businessPage.getByRole('link', { name: /Sold today ₦7,500\.00/ })).toBeVisible();
     await businessPage.goto('/dashboard/giftcard?tab=list');
     await expect(
       businessPage.getByRole('list', { name: 'Your gift cards' }).getByText('1', { exact: true }),
