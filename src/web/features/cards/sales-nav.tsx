@@ -1,33 +1,11 @@
-import { NavLink } from 'react-router';
+import { PageTabs } from '../../components/ui/page-tabs';
 
-const links = [
+const tabs = [
   { to: '/dashboard/sales', label: 'Sales', end: true },
-  { to: '/dashboard/sales/redemptions', label: 'Redemptions', end: false },
+  { to: '/dashboard/sales/redemptions', label: 'Redemptions' },
 ];
 
-/** The Sales menu item's two views, as links with their own addresses: cards sold, and uses at the till. */
+/** The Sales menu item's two views: cards sold, and uses at the till. */
 export function SalesNav() {
-  return (
-    <nav aria-label="Sales and redemptions" className="mb-6 border-b border-slate-200">
-      <ul className="flex gap-1">
-        {links.map((link) => (
-          <li key={link.to}>
-            <NavLink
-              to={link.to}
-              end={link.end}
-              className={({ isActive }) =>
-                `-mb-px inline-block border-b-2 px-4 py-2.5 text-sm font-semibold transition focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600 ${
-                  isActive
-                    ? 'border-brand-600 text-brand-700'
-                    : 'border-transparent text-slate-600 hover:text-slate-900'
-                }`
-              }
-            >
-              {link.label}
-            </NavLink>
-          </li>
-        ))}
-      </ul>
-    </nav>
-  );
+  return <PageTabs label="Sales and redemptions" tabs={tabs} />;
 }

@@ -1,33 +1,11 @@
-import { NavLink } from 'react-router';
+import { PageTabs } from '../../components/ui/page-tabs';
 
-const links = [
+const tabs = [
   { to: '/dashboard/redeem', label: 'Redeem', end: true },
-  { to: '/dashboard/sold-cards', label: 'Sold cards', end: false },
+  { to: '/dashboard/sold-cards', label: 'Sold cards' },
 ];
 
-/** The till's two views, as links (each has its own address): redeem a code, and the cards sold. */
+/** The till's two views: redeem a code, and the cards sold. */
 export function TillNav() {
-  return (
-    <nav aria-label="Redeem and sold cards" className="mb-6 border-b border-slate-200">
-      <ul className="flex gap-1">
-        {links.map((link) => (
-          <li key={link.to}>
-            <NavLink
-              to={link.to}
-              end={link.end}
-              className={({ isActive }) =>
-                `-mb-px inline-block border-b-2 px-4 py-2.5 text-sm font-semibold transition focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600 ${
-                  isActive
-                    ? 'border-brand-600 text-brand-700'
-                    : 'border-transparent text-slate-600 hover:text-slate-900'
-                }`
-              }
-            >
-              {link.label}
-            </NavLink>
-          </li>
-        ))}
-      </ul>
-    </nav>
-  );
+  return <PageTabs label="Redeem and sold cards" tabs={tabs} />;
 }
