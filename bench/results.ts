@@ -1,0 +1,70 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+
+/**
+ * `bench/results.json` (ignored by git): what `npm run bench` leaves behind for other tools. Each benchmark
+ * merges its own key, so running one benchmark keeps the others' last figures.
+ *
+ * Shape (issue 14): `catalogue`, `purchases`, `withdrawals`, `redemptions` each a {@link PathResult};
+ * `growth: { purchases, catalogue }` (1M ÷ 1k ratios); `lighthouse.landing` / `lighthouse.catalogue` each
+ * `{ performance, accessibility, fcpMs }`; `landingJsGzipKb`.
+ */
+export const RESULTS_FILE = 'bench/results.json';
+
+export interface PathResult {
+  /** requests (or completed operations) per second */
+  rate: number;
+  /** what the rate is compared with, measured in the same run */
+  anchorName: string;
+  anchorRate: number;
+  /** rate ÷ anchorRate */
+  ratio: number;
+  p99Ms: number;
+  /** the app process's peak resident memory during the load, MiB */
+  rssMb: number;
+}
+
+export function recordResult(key: string, value: unknown): void {
+  const current: Record<string, unknown> = existsSync(RESULTS_FILE)
+    ? (JSON.parse(readFileSync(RESULTS_FILE, 'utf8')) as Record<string, unknown>)
+    : {};
+  const previous = current[key];
+  current[key] =
+    previous && typeof previous === 'object' && value && typeof value === 'object' && !Array.isArray(value)
+      ? { ...(previous as Record<string, unknown>), ...(value as Record<string, unknown>) }
+      : value;
+  writeFileSync(RESULTS_FILE, `${JSON.stringify(current, null, 2)}\n`);
+}
+
+/** A process's resident memory now (VmRSS) and its peak so far (VmHWM), in MiB, from /proc. */
+export function memoryOf(child: ChildProcess | number): { rssMb: number; peakMb: number } {
+  const pid = typeof child === 'number' ? child : child.pid;
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
+    return { rssMb: Math.round(kb('VmRSS') / 1024), peakMb: Math.round(kb('VmHWM') / 1024) };
+  } catch {
+    return { rssMb: 0, peakMb: 0 };
+  }
+}
+
+/**
+ * Samples a process's VmRSS every 100 ms while `during` runs and returns the highest value seen (MiB),
+ * so a load's peak is reported even when start-up or an earlier phase raised VmHWM.
+ */
+export async function peakRssDuring<T>(
+  child: ChildProcess | number,
+  during: () => Promise<T>,
+): Promise<{ result: T; rssMb: number }> {
+  let peak = memoryOf(child).rssMb;
+  const timer = setInterval(() => {
+    peak = Math.max(peak, memoryOf(child).rssMb);
+  }, 100);
+  try {
+    const result = await during();
+    peak = Math.max(peak, memoryOf(child).rssMb);
+    return { result, rssMb: peak };
+  } finally {
+    clearInterval(timer);
+  }
+}
