@@ -1,5 +1,6 @@
 import { execSync } from 'node:child_process';
 import { benchCatalogue } from './catalogue';
+import { benchLighthouse } from './lighthouse';
 import { benchNotifications } from './notifications';
 import { benchPurchases } from './purchases';
 import { benchRedemptions } from './redemptions';
@@ -21,6 +22,7 @@ const benches: [string, () => Promise<Record<string, string>>][] = [
   ['Redemptions', benchRedemptions],
   ['Notifications', benchNotifications],
   ['Sales', benchSales],
+  ['Lighthouse', benchLighthouse],
 ];
 const only = process.argv[2];
 for (const [name, run] of benches) {

@@ -1,0 +1,199 @@
+import { chromium } from '@playwright/test';
+import lighthouse from 'lighthouse';
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { connectDatabase, runMigrations } from '../src/server/db/client';
+import { startEmbeddedPostgres } from '../src/server/db/embedded';
+import { PERSIST_KEY, PERSIST_VERSION } from '../src/web/lib/constants';
+import { CHROMIUM_ARGS, testBrowser } from '../tests/fixtures/browser';
+import { startProcess, stopProcess, waitForUrl } from './load';
+import { recordResult } from './results';
+
+/**
+ * Issue 14 "The web": Lighthouse (the npm package, offline) on the landing page and the catalogue (the
+ * signed-in user's home, /user-dashboard: every business's cards), mobile settings (Lighthouse's default:
+ * a mid-range phone, simulated slow 4G and 4× CPU slowdown), three runs each, the median of each figure.
+ * Targets: performance ≥ 0.95, accessibility = 1.0, first contentful paint ≤ 1.0 s.
+ */
+const PORT = 3380;
+const DEVTOOLS_PORT = 3382;
+const RUNS = 3;
+const CARDS = 24;
+/** LIGHTHOUSE_REPORTS=<dir> keeps each run's full report (JSON) there, to see where the time goes. */
+const REPORTS = process.env.LIGHTHOUSE_REPORTS ? path.resolve(process.env.LIGHTHOUSE_REPORTS) : undefined;
+
+export interface LighthouseFigures {
+  performance: number;
+  accessibility: number;
+  fcpMs: number;
+}
+
+interface SignedIn {
+  cookie: { name: string; value: string };
+  account: unknown;
+}
+
+async function json(base: string, url: string, body: unknown, cookie?: string) {
+  const res = await fetch(`${base}${url}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: base, ...(cookie ? { cookie } : {}) },
+    body: JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(`${url}: ${res.status} ${await res.text()}`);
+  return {
+    body: (await res.json()) as Record<string, unknown>,
+    cookie: (res.headers.get('set-cookie') ?? '').split(';')[0]!,
+  };
+}
+
+/** A business with a page of cards on sale, and a signed-in user to see them (through the API). */
+async function seed(base: string): Promise<SignedIn> {
+  const password = 'bench-password';
+  const business = { email: `shop-${randomUUID()}@example.test`, password };
+  await json(base, '/api/v1/businesses', {
+    ...business,
+    name: 'Lighthouse Kitchen',
+    phoneNumber: '08031234567',
+    confirmPassword: password,
+  });
+  const shop = await json(base, '/api/v1/auth/login', business);
+  for (let i = 0; i < CARDS; i += 1) {
+    await json(base, '/api/v1/gift-cards', { amount: (i + 1) * 500_000, colour: '#4f46e5' }, shop.cookie);
+  }
+  const user = { email: `buyer-${randomUUID()}@example.test`, password };
+  await json(base, '/api/v1/users', {
+    ...user,
+    name: 'Lighthouse Buyer',
+    username: `lh${randomUUID().replace(/-/g, '').slice(0, 16)}`,
+    phoneNumber: '08031234567',
+    confirmPassword: password,
+  });
+  const login = await json(base, '/api/v1/auth/login', { ...user, role: 'user' });
+  const [name, ...value] = login.cookie.split('=');
+  return { cookie: { name: name!, value: value.join('=') }, account: login.body.account };
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+/**
+ * Three Lighthouse runs of one address in a fresh Chromium (the one the browser tests use). Signed in, the
+ * session cookie and the persisted profile the web app reads (`persist:giftmart`) are put in the browser
+ * first, and Lighthouse is told to keep storage; the HTTP cache is still emptied before each run.
+ */
+async function audit(url: string, signedIn?: SignedIn): Promise<LighthouseFigures & { runs: string }> {
+  const browser = await testBrowser();
+  const profile = mkdtempSync(path.join(os.tmpdir(), 'giftmart-lighthouse-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: browser.executablePath,
+    env: browser.env,
+    headless: true,
+    args: [...CHROMIUM_ARGS, `--remote-debugging-port=${DEVTOOLS_PORT}`],
+  });
+  try {
+    const page = context.pages()[0] ?? (await context.newPage());
+    const origin = new URL(url).origin;
+    if (signedIn) {
+      await context.addCookies([{ ...signedIn.cookie, url: origin, httpOnly: true, sameSite: 'Lax' }]);
+      await page.goto(`${origin}/api/health`);
+      await page.evaluate(
+        ([key, value]) => localStorage.setItem(key!, value!),
+        [
+          PERSIST_KEY,
+          JSON.stringify({
+            state: { bizClient: null, userData: signedIn.account, DataCard: null },
+            version: PERSIST_VERSION,
+          }),
+        ],
+      );
+    }
+    const cdp = await context.newCDPSession(page);
+    const runs: LighthouseFigures[] = [];
+    for (let attempt = 1; runs.length < RUNS; attempt += 1) {
+      await cdp.send('Network.clearBrowserCache');
+      const result = await lighthouse(url, {
+        port: DEVTOOLS_PORT,
+        logLevel: 'error',
+        output: 'json',
+        onlyCategories: ['performance', 'accessibility'],
+        disableStorageReset: Boolean(signedIn),
+      });
+      const lhr = result?.lhr;
+      if (!lhr) throw new Error(`Lighthouse gave no result for ${url}`);
+      // A lost trace (NO_NAVSTART and the like) happens now and then on a busy machine: run again.
+      if (lhr.runtimeError) {
+        if (attempt >= RUNS * 2) throw new Error(`${url}: ${lhr.runtimeError.message}`);
+        console.warn(`${url}: ${lhr.runtimeError.code}, running again`);
+        continue;
+      }
+      if (lhr.finalDisplayedUrl !== url) throw new Error(`${url} ended at ${lhr.finalDisplayedUrl}`);
+      if (REPORTS) {
+        mkdirSync(REPORTS, { recursive: true });
+        const name = new URL(url).pathname.replace(/\W+/g, '-').replace(/^-|-$/g, '') || 'landing';
+        writeFileSync(path.join(REPORTS, `${name}-${runs.length + 1}.json`), JSON.stringify(lhr));
+      }
+      runs.push({
+        performance: lhr.categories.performance?.score ?? 0,
+        accessibility: lhr.categories.accessibility?.score ?? 0,
+        fcpMs: Math.round(lhr.audits['first-contentful-paint']?.numericValue ?? 0),
+      });
+    }
+    return {
+      performance: median(runs.map((run) => run.performance)),
+      accessibility: median(runs.map((run) => run.accessibility)),
+      fcpMs: median(runs.map((run) => run.fcpMs)),
+      runs: runs.map((run) => `${run.performance}/${run.accessibility}/${run.fcpMs} ms`).join(', '),
+    };
+  } finally {
+    await context.close();
+    rmSync(profile, { recursive: true, force: true });
+  }
+}
+
+export async function benchLighthouse(): Promise<Record<string, string>> {
+  const dataDir = path.resolve('data/bench-lighthouse');
+  rmSync(dataDir, { recursive: true, force: true });
+  const embedded = process.env.DATABASE_URL
+    ? undefined
+    : await startEmbeddedPostgres({ dataDir, database: 'bench' });
+  const url = process.env.DATABASE_URL ?? embedded!.url;
+  const database = connectDatabase(url, { max: 2 });
+  await runMigrations(database.db);
+  await database.close();
+
+  const base = `http://127.0.0.1:${PORT}`;
+  const app = startProcess('node', ['dist/server/server.js'], {
+    PORT: String(PORT),
+    DATABASE_URL: url,
+    LOG_LEVEL: 'warn',
+    NODE_ENV: 'production',
+    PUBLIC_URL: base,
+    ALLOW_SANDBOX_IN_PRODUCTION: 'true',
+    SESSION_SECRET: 'bench-session-secret-bench-session-secret',
+    CODE_ENCRYPTION_KEY: 'bench-code-key-bench-code-key-bench-code-key',
+    DATA_DIR: dataDir,
+  });
+  try {
+    await waitForUrl(`${base}/api/health`);
+    const signedIn = await seed(base);
+    const landing = await audit(`${base}/`);
+    const catalogue = await audit(`${base}/user-dashboard`, signedIn);
+    const figures = ({ runs: _runs, ...rest }: LighthouseFigures & { runs: string }) => rest;
+    recordResult('lighthouse', { landing: figures(landing), catalogue: figures(catalogue) });
+    const row = (name: string, f: LighthouseFigures & { runs: string }) => ({
+      [`${name}: performance / accessibility (median of ${RUNS})`]: `${f.performance} / ${f.accessibility}`,
+      [`${name}: first contentful paint`]: `${f.fcpMs} ms`,
+      [`${name}: each run (perf/a11y/FCP)`]: f.runs,
+    });
+    return {
+      ...row('landing /', landing),
+      ...row('catalogue /user-dashboard', catalogue),
+      targets: 'performance ≥ 0.95, accessibility = 1, FCP ≤ 1000 ms',
+    };
+  } finally {
+    await stopProcess(app);
+    await embedded?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
