@@ -11,6 +11,10 @@ export default defineConfig({
     sourcemap: true,
     manifest: true,
     reportCompressedSize: true,
+    rollupOptions: {
+      // landing.html is the pre-rendered landing page's entry (ADR 004, scripts/prerender.mjs).
+      input: { index: 'index.html', landing: 'landing.html' },
+    },
   },
   server: {
     port: 3000,

@@ -8,10 +8,13 @@ const stamp = 'dist/server/server.js';
 const inputs = [
   'src',
   'index.html',
+  'landing.html',
   'vite.config.ts',
   'package.json',
   'package-lock.json',
   'scripts/build-server.mjs',
+  'scripts/prerender.mjs',
+  'scripts/report-bundle.mjs',
   'scripts/seed.ts',
 ];
 
@@ -25,7 +28,10 @@ function newest(target) {
   );
 }
 
-const built = existsSync(stamp) && existsSync('dist/web/index.html') ? statSync(stamp).mtimeMs : 0;
+const built =
+  existsSync(stamp) && existsSync('dist/web/index.html') && existsSync('dist/web/landing.html')
+    ? statSync(stamp).mtimeMs
+    : 0;
 if (built === 0 || Math.max(...inputs.map(newest)) > built) {
   console.log('Building Giftmart (sources changed since the last build)…');
   execSync('npm run build', { stdio: 'inherit' });

@@ -1,13 +1,24 @@
-// Reports the gzipped size of the JavaScript a first visit to the landing page downloads (the entry, its
-// static imports, and the landing route's chunk with its static imports) and fails the build when it
-// exceeds the budget, so the budget is kept rather than only written down.
-import { readFileSync } from 'node:fs';
+// Reports the gzipped size of the JavaScript a visit to the landing page downloads — the pre-rendered
+// page's entry (landing.html) with its static imports, and the four section bodies it fetches as they come
+// into view (scripts/prerender.mjs) — and fails the build when it exceeds the budget (issue 14: 65 KB), so
+// the budget is kept rather than only written down. The figure also goes to bench/results.json.
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { tsImport } from 'tsx/esm/api';
 
-const BUDGET_KB = 100;
+const BUDGET_KB = 65;
 const dist = 'dist/web';
 const manifest = JSON.parse(readFileSync(path.join(dist, '.vite/manifest.json'), 'utf8'));
+const sectionsFile = path.join(dist, '.vite/landing-sections.json');
+
+const ENTRY = 'landing.html';
+if (!manifest[ENTRY] || !existsSync(sectionsFile)) {
+  console.error(
+    `${ENTRY} is not in the build manifest or not pre-rendered: run vite build, then scripts/prerender.mjs.`,
+  );
+  process.exit(1);
+}
 
 const files = new Set();
 function visit(key) {
@@ -16,13 +27,8 @@ function visit(key) {
   files.add(chunk.file);
   for (const imported of chunk.imports ?? []) visit(imported);
 }
-const LANDING = 'src/web/features/site/landing-page.tsx';
-if (!manifest[LANDING]) {
-  console.error(`${LANDING} is not in the build manifest: did the landing page move? Update LANDING here.`);
-  process.exit(1);
-}
-visit('index.html');
-visit(LANDING);
+visit(ENTRY);
+for (const file of JSON.parse(readFileSync(sectionsFile, 'utf8'))) files.add(file);
 
 let total = 0;
 for (const file of files) total += gzipSync(readFileSync(path.join(dist, file)), { level: 9 }).length;
@@ -30,7 +36,9 @@ const kb = total / 1024;
 console.log(
   `Landing page JavaScript: ${kb.toFixed(1)} KB gzipped in ${files.size} files (budget ${BUDGET_KB} KB)`,
 );
+const { recordResult } = await tsImport('../bench/results.ts', import.meta.url);
+recordResult('landingJsGzipKb', Math.round(kb * 10) / 10);
 if (kb > BUDGET_KB) {
-  console.error(`Over budget by ${(kb - BUDGET_KB).toFixed(1)} KB: see what the landing page imports.`);
+  console.error(`Over budget by ${(kb - BUDGET_KB).toFixed(1)} KB: see what src/web/landing.ts imports.`);
   process.exit(1);
 }

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { expectNoSeriousA11yViolations, logInViaForm, registerViaApi } from './support';
+import { expectNoSeriousA11yViolations, logInViaApi, registerViaApi } from './support';
 
 async function sidebarWidth(page: Page, navLabel: string): Promise<number> {
   const box = await page
@@ -15,7 +15,7 @@ test.describe('business dashboard', () => {
   }) => {
     const input = await registerViaApi(page, 'business');
     await page.setViewportSize({ width: 1280, height: 800 });
-    await logInViaForm(page, 'business', input.email);
+    await logInViaApi(page, 'business', input.email);
     const nav = page.getByRole('navigation', { name: 'Business dashboard' });
     await expect(page.getByRole('heading', { level: 1, name: `Welcome, ${input.name}` })).toBeVisible();
     expect(await sidebarWidth(page, 'Business dashboard')).toBe(250);
@@ -54,7 +54,7 @@ test.describe('business dashboard', () => {
     page,
   }) => {
     const input = await registerViaApi(page, 'business');
-    await logInViaForm(page, 'business', input.email);
+    await logInViaApi(page, 'business', input.email);
     await expect(page.getByText('****')).toBeVisible();
     await expect(page.getByText('₦0.00')).toHaveCount(0);
     await page.getByRole('button', { name: 'Show balance' }).click();
@@ -70,7 +70,7 @@ test.describe('business dashboard', () => {
     page,
   }) => {
     const input = await registerViaApi(page, 'business');
-    await logInViaForm(page, 'business', input.email);
+    await logInViaApi(page, 'business', input.email);
     await page.getByRole('button', { name: 'Log Out' }).click();
     await expect(page).toHaveURL(/\/$/);
     const stored = await page.evaluate(() => JSON.parse(localStorage.getItem('persist:giftmart') ?? '{}'));
@@ -85,7 +85,7 @@ test.describe('business dashboard', () => {
     // Every business screen in turn: a loaded CI machine needs more than 60 s.
     test.slow();
     const input = await registerViaApi(page, 'business');
-    await logInViaForm(page, 'business', input.email);
+    await logInViaApi(page, 'business', input.email);
     for (const path of [
       '/dashboard',
       '/dashboard/giftcard',
@@ -107,7 +107,7 @@ test.describe('user dashboard', () => {
   test('the sidebar carries the wordmark and the user items; profile shows the account', async ({ page }) => {
     const input = await registerViaApi(page, 'user');
     await page.setViewportSize({ width: 1280, height: 800 });
-    await logInViaForm(page, 'user', input.email);
+    await logInViaApi(page, 'user', input.email);
     await expect(page.getByRole('heading', { level: 1, name: 'All Gift Cards' })).toBeVisible();
     const nav = page.getByRole('navigation', { name: 'User dashboard' });
     expect(await sidebarWidth(page, 'User dashboard')).toBe(250);
@@ -136,7 +136,7 @@ test.describe('user dashboard', () => {
 
   test('every user screen passes axe, at phone width too', async ({ page }) => {
     const input = await registerViaApi(page, 'user');
-    await logInViaForm(page, 'user', input.email);
+    await logInViaApi(page, 'user', input.email);
     for (const width of [1280, 375]) {
       await page.setViewportSize({ width, height: 800 });
       for (const path of [

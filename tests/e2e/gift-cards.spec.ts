@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import sharp from 'sharp';
-import { expectNoSeriousA11yViolations, logInViaForm, registerViaApi } from './support';
+import { expectNoSeriousA11yViolations, logInViaApi, registerViaApi } from './support';
 
 async function createCard(page: Page, amount: string, colourName: string) {
   await page.getByLabel('Amount').fill(amount);
@@ -23,7 +23,7 @@ function luminance(rgb: string): number {
 test.describe('a business sells gift cards', () => {
   test('creates three cards, sees them in the list, and stops selling one', async ({ page }) => {
     const input = await registerViaApi(page, 'business');
-    await logInViaForm(page, 'business', input.email);
+    await logInViaApi(page, 'business', input.email);
     await page.goto('/dashboard/giftcard');
     await expect(page.getByRole('tab', { name: 'New Gift Card' })).toHaveAttribute('aria-selected', 'true');
 
@@ -64,7 +64,7 @@ test.describe('a business sells gift cards', () => {
     page,
   }) => {
     const input = await registerViaApi(page, 'business');
-    await logInViaForm(page, 'business', input.email);
+    await logInViaApi(page, 'business', input.email);
     await page.goto('/dashboard/giftcard');
     await expect(page.getByLabel('Validity')).toHaveValue('');
     await expect(page.getByLabel('Validity').locator('option:checked')).toHaveText('No expiry');
@@ -87,7 +87,7 @@ test.describe('a business sells gift cards', () => {
 
   test('an empty list says so and offers to create the first card', async ({ page }) => {
     const input = await registerViaApi(page, 'business');
-    await logInViaForm(page, 'business', input.email);
+    await logInViaApi(page, 'business', input.email);
     await page.goto('/dashboard/giftcard?tab=list');
     await expect(page.getByText('No gift cards yet')).toBeVisible();
     await page.getByRole('button', { name: 'Create your first card' }).click();
@@ -96,7 +96,7 @@ test.describe('a business sells gift cards', () => {
 
   test('tile text stays readable on a very light and a very dark colour', async ({ page }) => {
     const input = await registerViaApi(page, 'business');
-    await logInViaForm(page, 'business', input.email);
+    await logInViaApi(page, 'business', input.email);
     const origin = new URL(page.url()).origin;
     for (const colour of ['#ffffff', '#fefce8', '#000000', '#0b1020']) {
       const res = await page.request.post('/api/v1/gift-cards', {
@@ -127,7 +127,7 @@ test.describe('the business logo', () => {
     page,
   }) => {
     const input = await registerViaApi(page, 'business');
-    await logInViaForm(page, 'business', input.email);
+    await logInViaApi(page, 'business', input.email);
     const origin = new URL(page.url()).origin;
     await page.request.post('/api/v1/gift-cards', {
       data: { amount: 500000, colour: '#4f46e5' },

@@ -97,6 +97,36 @@ test.describe('landing page', () => {
   });
 });
 
+test.describe('landing page without JavaScript', () => {
+  test.use({ javaScriptEnabled: false });
+
+  test('the pre-rendered page shows its content, sections included, and its links work', async ({ page }) => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto('/');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(
+      'Buy, keep, spend and send gift cards in one place',
+    );
+    await expect(page.getByText('best and most trusted platform')).toBeVisible();
+    await expect(
+      page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'About' }),
+    ).toBeVisible();
+    for (const title of [
+      'A marketplace for gift cards, built for Nigeria',
+      'Simple for businesses and buyers',
+      'Safe from payment to payout',
+      'Start with Giftmart today',
+    ]) {
+      await expect(page.getByRole('heading', { name: title })).toBeVisible();
+    }
+    // The sections' bodies are there at once (no loading animation waits for a script).
+    await expect(page.getByRole('status')).toHaveCount(0);
+    await expect(page.getByRole('link', { name: 'Sign up as a buyer' })).toBeVisible();
+    await expect(page.locator('footer')).toContainText('support@giftmart.ng');
+    await page.getByRole('link', { name: 'Use the Web App' }).click();
+    await expect(page).toHaveURL(/\/login$/);
+  });
+});
+
 test.describe('select account and the other public screens', () => {
   test('both choices with their texts, and the current year in the footer', async ({ page }) => {
     await page.goto('/select-account');

@@ -1,11 +1,14 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { buildApp } from '../app';
 import { connectDatabase, type Database } from '../db/client';
 import { loadConfig } from '../env';
+
+const LANDING = `<!doctype html><html><body><div id="root"><h1>Buy, keep, spend and send gift cards</h1>${'<p>Giftmart</p>'.repeat(200)}</div></body></html>`;
 
 let webRoot: string;
 let database: Database;
@@ -15,6 +18,10 @@ beforeAll(async () => {
   webRoot = mkdtempSync(path.join(os.tmpdir(), 'giftmart-web-'));
   mkdirSync(path.join(webRoot, 'assets'));
   writeFileSync(path.join(webRoot, 'index.html'), '<!doctype html><div id="root"></div>');
+  // What scripts/prerender.mjs leaves: the landing page's HTML with its brotli and gzip copies.
+  writeFileSync(path.join(webRoot, 'landing.html'), LANDING);
+  writeFileSync(path.join(webRoot, 'landing.html.br'), brotliCompressSync(LANDING));
+  writeFileSync(path.join(webRoot, 'landing.html.gz'), gzipSync(LANDING));
   writeFileSync(
     path.join(webRoot, 'assets', 'index-abc123.js'),
     `window.giftmartTest = (${JSON.stringify('x'.repeat(5000))});`,
@@ -39,8 +46,35 @@ describe('serving the web app', () => {
     expect(res.headers['content-encoding']).toBe('gzip');
   });
 
-  it('answers web routes with index.html, never cached (history fallback)', async () => {
-    for (const url of ['/', '/dashboard/wallet', '/user-dashboard/card/123?x=1']) {
+  it('answers / with the pre-rendered landing page: compressed ahead, revalidated with an ETag', async () => {
+    const br = await app.inject({ url: '/', headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    expect(br.statusCode).toBe(200);
+    expect(br.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(br.headers['cache-control']).toBe('no-cache');
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers.vary).toContain('accept-encoding');
+    expect(brotliDecompressSync(br.rawPayload).toString()).toBe(LANDING);
+    expect(br.headers['content-security-policy']).toContain("script-src 'self'");
+
+    const gzip = await app.inject({ url: '/?utm=x', headers: { 'accept-encoding': 'gzip' } });
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gzip.rawPayload).toString()).toBe(LANDING);
+
+    const plain = await app.inject({ url: '/', headers: { 'accept-encoding': 'identity' } });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(LANDING);
+
+    const etag = String(plain.headers.etag);
+    expect(etag).toMatch(/^"[\w-]+"$/);
+    const again = await app.inject({ url: '/', headers: { 'if-none-match': etag } });
+    expect(again.statusCode).toBe(304);
+    expect(again.body).toBe('');
+    const head = await app.inject({ method: 'HEAD', url: '/' });
+    expect(head.statusCode).toBe(200);
+  });
+
+  it('answers other web routes with index.html, never cached (history fallback)', async () => {
+    for (const url of ['/dashboard/wallet', '/user-dashboard/card/123?x=1', '/login']) {
       const res = await app.inject({ url });
       expect(res.statusCode, url).toBe(200);
       expect(res.headers['content-type']).toContain('text/html');

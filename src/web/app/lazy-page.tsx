@@ -10,7 +10,13 @@ let chunkCounter = 0;
  */
 export function lazyPage<P extends object>(load: () => Promise<{ default: ComponentType<P> }>) {
   const n = (chunkCounter += 1);
-  return lazy(() => {
+  // One download, shared by preload() (started early, see router.tsx) and React.lazy (when it renders).
+  let loading: Promise<{ default: ComponentType<P> }> | undefined;
+  const loadOnce = () => {
+    loading ??= load();
+    return loading;
+  };
+  const component = lazy(() => {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(
@@ -18,7 +24,7 @@ export function lazyPage<P extends object>(load: () => Promise<{ default: Compon
         CHUNK_LOAD_TIMEOUT_MS,
       );
     });
-    return Promise.race([load(), timeout])
+    return Promise.race([loadOnce(), timeout])
       .catch((error: unknown) => {
         if (error instanceof ChunkLoadError) throw error;
         throw new ChunkLoadError(
@@ -27,4 +33,9 @@ export function lazyPage<P extends object>(load: () => Promise<{ default: Compon
       })
       .finally(() => clearTimeout(timer));
   });
+  /** Starts downloading the screen's code now; a failure is left for React.lazy to report when it renders. */
+  const preload = () => {
+    loadOnce().catch(() => undefined);
+  };
+  return Object.assign(component, { preload });
 }

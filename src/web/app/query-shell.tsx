@@ -7,10 +7,7 @@ import { useNotificationStream } from '../features/notifications/use-notificatio
 import { useGiftCardStore } from '../lib/store';
 import { queryClient } from './query-client';
 
-/**
- * TanStack Query is loaded with the screens that fetch data, not with the landing page, which has to stay
- * within its 100 KB budget.
- */
+/** TanStack Query is loaded with the screens that fetch data, not with the screens that do not. */
 export default function QueryShell() {
   return (
     <QueryClientProvider client={queryClient}>

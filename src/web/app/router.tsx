@@ -1,10 +1,10 @@
 import { createBrowserRouter } from 'react-router';
 import { lazyPage } from './lazy-page';
 import { RouteError } from './route-error';
-import { businessRoutes } from './routes/business-routes';
+import { businessRoutes, preloadBusinessScreens } from './routes/business-routes';
 import { page } from './routes/page';
 import { everyoneRoutes, notFoundRoute, signedOutRoutes } from './routes/public-routes';
-import { userRoutes } from './routes/user-routes';
+import { preloadUserScreens, userRoutes } from './routes/user-routes';
 import { SessionSync } from './session-sync';
 
 const QueryShell = lazyPage(() => import('./query-shell'));
@@ -25,3 +25,17 @@ export const router = createBrowserRouter([
     ],
   },
 ]);
+
+/**
+ * Opening a dashboard by its address: its screens' code is fetched in parallel at start-up instead of one
+ * lazy chunk after another as React renders the query shell, the layout and then the screen.
+ */
+export function preloadScreens(pathname: string, role: 'business' | 'user' | null) {
+  if (role === 'user' && pathname.startsWith('/user-dashboard')) {
+    QueryShell.preload();
+    preloadUserScreens(pathname);
+  } else if (role === 'business' && pathname.startsWith('/dashboard')) {
+    QueryShell.preload();
+    preloadBusinessScreens(pathname);
+  }
+}

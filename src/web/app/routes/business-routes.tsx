@@ -19,6 +19,12 @@ const SalesPage = lazyPage(() => import('../../features/cards/sales-page'));
 const RedemptionsPage = lazyPage(() => import('../../features/cards/redemptions-page'));
 const WalletStatementPage = lazyPage(() => import('../../features/wallet/wallet-statement-page'));
 
+/** Starts downloading the dashboard's frame, and its home when that is the address, at once. */
+export function preloadBusinessScreens(pathname: string) {
+  BusinessLayout.preload();
+  if (/^\/dashboard\/?$/.test(pathname)) BusinessHomePage.preload();
+}
+
 /** Seed §2 "Business dashboard": /dashboard and its menu's screens, for a signed-in business only. */
 export const businessRoutes: RouteObject = {
   path: '/dashboard',

@@ -18,6 +18,12 @@ const OrderReceiptPage = lazyPage(() => import('../../features/orders/order-rece
 const PurchasedCardPage = lazyPage(() => import('../../features/cards/purchased-card-page'));
 const GiftsPage = lazyPage(() => import('../../features/cards/gifts-page'));
 
+/** Starts downloading the dashboard's frame, and its home (the catalogue) when that is the address, at once. */
+export function preloadUserScreens(pathname: string) {
+  UserLayout.preload();
+  if (/^\/user-dashboard\/?$/.test(pathname)) UserHomePage.preload();
+}
+
 /** Seed §2 "User dashboard": /user-dashboard and its screens, for a signed-in user only. */
 export const userRoutes: RouteObject = {
   path: '/user-dashboard',

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState, type CSSProperties, type MouseEvent } from 'react';
+import { useEffect, useRef, useState, type CSSProperties, type MouseEvent, type Ref } from 'react';
 import { WordmarkMark } from '../../components/ui/wordmark-mark';
 import {
   ANCHORS,
@@ -9,7 +9,8 @@ import {
 } from '../../lib/constants';
 import { HeroIllustration } from './hero-illustration';
 import { Icon } from './landing-icons';
-import { LazySection } from './lazy-section';
+import { LazySection, SectionLoadError } from './lazy-section';
+import { NAV, SECTION_IDS, scrollToTarget, scrollToTop, topBarClass, type Target } from './landing-dom';
 import { useScrolledPast } from './use-scrolled-past';
 import { useSupportEmail } from './use-support-email';
 
@@ -22,51 +23,52 @@ const loadHowItWorks = () => import('./sections/how-it-works-section');
 const loadSafety = () => import('./sections/safety-section');
 const loadGetStarted = () => import('./sections/get-started-section');
 
-type Target = 'home' | keyof typeof ANCHORS | 'support';
-
-const SECTION_IDS: Record<Target, string> = {
-  home: 'top',
-  about: 'about',
-  features: 'how-it-works',
-  getStarted: 'get-started',
-  support: 'support',
-};
-
-const NAV: { target: Target; label: string }[] = [
-  { target: 'home', label: 'Home' },
-  { target: 'about', label: 'About' },
-  { target: 'features', label: 'How it works / Features' },
-  { target: 'getStarted', label: 'Get started' },
-  { target: 'support', label: 'Customer support' },
-];
-
-/** Where a section starts in the document right now. */
-function documentTop(element: HTMLElement): number {
-  return Math.round(element.getBoundingClientRect().top + window.scrollY);
-}
-
-/**
- * Scrolls to a part of the page. Home is 0; About, How it works and Get started are the seed's anchor
- * positions (900, 1850, 2950 px), which is where the desktop layout (xl and wider) starts those sections.
- * Narrower layouts stack their content and run taller, so there the section's real top is used instead.
- */
-function scrollToTarget(target: Target) {
-  const element = document.getElementById(SECTION_IDS[target]);
-  let top = 0;
-  if (target === 'support') {
-    top = element ? documentTop(element) : document.documentElement.scrollHeight;
-  } else if (target !== 'home') {
-    const anchor = ANCHORS[target];
-    const actual = element ? documentTop(element) : anchor;
-    top = window.innerWidth > BREAKPOINTS.xl || !element ? anchor : actual;
-  }
-  window.scrollTo({ top, behavior: 'smooth' });
-  // Keyboard and screen-reader users land in the section they asked for.
-  element?.focus({ preventScroll: true });
-}
-
 const navLinkClass =
   'rounded-md px-2.5 py-2 text-sm font-medium text-slate-700 transition hover:bg-brand-50 hover:text-brand-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600';
+
+/**
+ * The phone menu, in the page only while open. `onNavigate` is absent when the build pre-renders it into a
+ * template for the page's script (src/web/landing.ts), which handles the same links itself.
+ */
+function MobileMenu({
+  ref,
+  onNavigate,
+}: {
+  ref?: Ref<HTMLElement>;
+  onNavigate?: (target: Target) => (event: MouseEvent<HTMLAnchorElement>) => void;
+}) {
+  return (
+    <nav
+      ref={ref}
+      id="landing-menu"
+      aria-label="Main"
+      className="absolute top-16 right-4 overflow-y-auto rounded-2xl border border-slate-200 bg-white p-3 shadow-xl sm:hidden"
+      style={{ width: MOBILE_MENU.width, maxHeight: MOBILE_MENU.height }}
+    >
+      <ul className="flex flex-col">
+        {NAV.map((item) => (
+          <li key={item.target}>
+            <a
+              href={`#${SECTION_IDS[item.target]}`}
+              onClick={onNavigate?.(item.target)}
+              className="block rounded-lg px-3 py-3 text-base font-medium text-slate-800 hover:bg-brand-50 hover:text-brand-800 focus-visible:outline-2 focus-visible:outline-brand-600"
+            >
+              {item.label}
+            </a>
+          </li>
+        ))}
+        <li className="mt-2 border-t border-slate-200 pt-2">
+          <a
+            href="/select-account"
+            className="block rounded-lg px-3 py-3 text-base font-semibold text-brand-700 hover:bg-brand-50 focus-visible:outline-2 focus-visible:outline-brand-600"
+          >
+            Log in
+          </a>
+        </li>
+      </ul>
+    </nav>
+  );
+}
 
 function TopBar() {
   const fixed = useScrolledPast(FIXED_BAR_AFTER_PX);
@@ -107,12 +109,7 @@ function TopBar() {
   };
 
   return (
-    <header
-      ref={headerRef}
-      className={`inset-x-0 top-0 z-40 transition-colors ${
-        fixed ? 'fixed border-b border-slate-200 bg-white shadow-md' : 'absolute bg-transparent'
-      }`}
-    >
+    <header ref={headerRef} className={topBarClass(fixed)}>
       <div className="mx-auto flex h-16 max-w-6xl items-center justify-between gap-4 px-5 sm:px-8">
         <a
           href="#top"
@@ -156,37 +153,7 @@ function TopBar() {
         </div>
       </div>
 
-      {menuOpen ? (
-        <nav
-          ref={menuRef}
-          id="landing-menu"
-          aria-label="Main"
-          className="absolute top-16 right-4 overflow-y-auto rounded-2xl border border-slate-200 bg-white p-3 shadow-xl sm:hidden"
-          style={{ width: MOBILE_MENU.width, maxHeight: MOBILE_MENU.height }}
-        >
-          <ul className="flex flex-col">
-            {NAV.map((item) => (
-              <li key={item.target}>
-                <a
-                  href={`#${SECTION_IDS[item.target]}`}
-                  onClick={go(item.target)}
-                  className="block rounded-lg px-3 py-3 text-base font-medium text-slate-800 hover:bg-brand-50 hover:text-brand-800 focus-visible:outline-2 focus-visible:outline-brand-600"
-                >
-                  {item.label}
-                </a>
-              </li>
-            ))}
-            <li className="mt-2 border-t border-slate-200 pt-2">
-              <a
-                href="/select-account"
-                className="block rounded-lg px-3 py-3 text-base font-semibold text-brand-700 hover:bg-brand-50 focus-visible:outline-2 focus-visible:outline-brand-600"
-              >
-                Log in
-              </a>
-            </li>
-          </ul>
-        </nav>
-      ) : null}
+      {menuOpen ? <MobileMenu ref={menuRef} onNavigate={go} /> : null}
     </header>
   );
 }
@@ -306,19 +273,13 @@ function Footer() {
         </div>
       </div>
       <p className="mx-auto mt-12 max-w-6xl border-t border-slate-700 pt-6 text-sm text-slate-300">
-        © {year} Giftmart. All rights reserved.
+        {`© ${year} Giftmart. All rights reserved.`}
       </p>
     </footer>
   );
 }
 
-function ScrollTopButton() {
-  const visible = useScrolledPast(SCROLL_TOP_AFTER_PX);
-  const onClick = useCallback(() => {
-    window.scrollTo({ top: 0, behavior: 'smooth' });
-    document.getElementById('top')?.focus({ preventScroll: true });
-  }, []);
-  if (!visible) return null;
+function ScrollTopButtonView({ onClick }: { onClick?: () => void }) {
   return (
     <button
       type="button"
@@ -329,6 +290,29 @@ function ScrollTopButton() {
     >
       <Icon name="arrowUp" />
     </button>
+  );
+}
+
+function ScrollTopButton() {
+  const visible = useScrolledPast(SCROLL_TOP_AFTER_PX);
+  if (!visible) return null;
+  return <ScrollTopButtonView onClick={scrollToTop} />;
+}
+
+/** The parts the page adds later (the open menu, the scroll-to-top button), for the pre-rendered page's script. */
+export function LandingTemplates() {
+  return (
+    <>
+      <template id="landing-menu">
+        <MobileMenu />
+      </template>
+      <template id="landing-scroll-top">
+        <ScrollTopButtonView />
+      </template>
+      <template id="landing-section-error">
+        <SectionLoadError message="" />
+      </template>
+    </>
   );
 }
 

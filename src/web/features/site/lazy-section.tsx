@@ -1,5 +1,7 @@
 import {
   Component,
+  createContext,
+  useContext,
   useEffect,
   useRef,
   useState,
@@ -71,25 +73,38 @@ class SectionErrorBoundary extends Component<{ children: ReactNode; error?: Erro
   override render() {
     const error = this.props.error ?? this.state.error;
     if (!error) return this.props.children;
-    return (
-      <div
-        role="alert"
-        className="mx-auto max-w-xl rounded-2xl border border-red-200 bg-red-50 p-6 text-center"
-      >
-        <p className="font-semibold text-red-800">This part of the page did not load.</p>
-        <p className="mt-1 text-sm text-red-800">Check your internet connection, then reload the page.</p>
-        <p className="mt-2 text-xs text-red-700">{error.message}</p>
-        <button
-          type="button"
-          onClick={() => window.location.reload()}
-          className="mt-4 rounded-lg bg-red-700 px-4 py-2 text-sm font-semibold text-white hover:bg-red-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-red-700"
-        >
-          Reload
-        </button>
-      </div>
-    );
+    return <SectionLoadError message={error.message} onReload={() => window.location.reload()} />;
   }
 }
+
+/** What a section whose code did not arrive shows; `onReload` is absent in the build's pre-rendered template. */
+export function SectionLoadError({ message, onReload }: { message: string; onReload?: () => void }) {
+  return (
+    <div
+      role="alert"
+      className="mx-auto max-w-xl rounded-2xl border border-red-200 bg-red-50 p-6 text-center"
+    >
+      <p className="font-semibold text-red-800">This part of the page did not load.</p>
+      <p className="mt-1 text-sm text-red-800">Check your internet connection, then reload the page.</p>
+      <p className="mt-2 text-xs text-red-700" data-error-message="">
+        {message}
+      </p>
+      <button
+        type="button"
+        onClick={onReload}
+        className="mt-4 rounded-lg bg-red-700 px-4 py-2 text-sm font-semibold text-white hover:bg-red-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-red-700"
+      >
+        Reload
+      </button>
+    </div>
+  );
+}
+
+/**
+ * True while the build pre-renders the landing page (scripts/prerender.mjs): each section then leaves a
+ * marker after its loading animation where the build puts the section's body inside <noscript>.
+ */
+export const PrerenderContext = createContext(false);
 
 interface LazySectionProps {
   id: string;
@@ -129,6 +144,7 @@ export function LazySection({
   spacing = 'pt-24 pb-16',
 }: LazySectionProps) {
   const ref = useRef<HTMLElement>(null);
+  const prerendering = useContext(PrerenderContext);
   // Without IntersectionObserver (very old browsers) the section counts as seen at once.
   const [seen, setSeen] = useState(() => typeof IntersectionObserver === 'undefined');
   const [delayOver, setDelayOver] = useState(false);
@@ -205,7 +221,10 @@ export function LazySection({
           {revealed ? (
             <SectionErrorBoundary error={loadError}>{Body ? <Body /> : null}</SectionErrorBoundary>
           ) : (
-            <SectionLoading minHeight={placeholderHeight} dark={dark} />
+            <>
+              <SectionLoading minHeight={placeholderHeight} dark={dark} />
+              {prerendering ? <template data-noscript-body={id} /> : null}
+            </>
           )}
         </div>
       </div>

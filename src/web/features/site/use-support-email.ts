@@ -1,7 +1,5 @@
 import { useEffect, useState } from 'react';
-
-/** The server's default support address (SUPPORT_EMAIL), shown until /api/v1/config answers or if it cannot. */
-export const FALLBACK_SUPPORT_EMAIL = 'support@giftmart.ng';
+import { FALLBACK_SUPPORT_EMAIL } from './landing-dom';
 
 /**
  * The support address from GET /api/v1/config. A plain fetch on purpose: the landing page stays free of
