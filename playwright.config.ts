@@ -14,7 +14,9 @@ const browser = await testBrowser();
 export default defineConfig({
   testDir: 'tests/e2e',
   fullyParallel: true,
-  workers: process.env.CI ? 2 : undefined,
+  // E2E_WORKERS overrides (e.g. 1 while debugging one spec); CI keeps 2 on its 2-core machine, where the server
+  // and PostgreSQL share the cores with the browsers.
+  workers: process.env.E2E_WORKERS ? Number(process.env.E2E_WORKERS) : process.env.CI ? 2 : undefined,
   retries: process.env.CI ? 1 : 0,
   reporter: process.env.CI ? [['list']] : [['list']],
   timeout: 60_000,
@@ -41,6 +43,8 @@ export default defineConfig({
       DATA_DIR: `data/test-e2e-${PORT}`,
       LOG_LEVEL: 'warn',
       NODE_ENV: 'test',
+      // Journeys that wait for a mail (gifts, password reset) wait for the outbox worker: poll it often.
+      MAIL_POLL_MS: '200',
       ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
     },
   },

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 // Unit and API tests (colocated *.test.ts), and tests of the repo itself (tests/*.test.ts: the README's
@@ -10,5 +11,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // Vitest's default (cores - 1) gives a 2-core CI machine one worker, though the API tests mostly wait on
+    // PostgreSQL: two workers there halved the run (424 s -> 221 s). One PostgreSQL serves all workers.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
   },
 });
