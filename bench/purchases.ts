@@ -6,6 +6,7 @@ import pg from 'pg';
 import { connectDatabase, runMigrations } from '../src/server/db/client';
 import { startEmbeddedPostgres } from '../src/server/db/embedded';
 import { startProcess, stopProcess, waitForUrl } from './load';
+import { peakRssDuring, recordResult } from './results';
 
 /**
  * Issue 4: completed purchases per second (start an order + the provider's signed confirmation) with 32
@@ -14,7 +15,15 @@ import { startProcess, stopProcess, waitForUrl } from './load';
  */
 const PORT = 3330;
 const BUYERS = 32;
-const SECONDS = 10;
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+/**
+ * PURCHASES_PROFILE=<dir> profiles the app under the load: each statement's round trip by its SQL
+ * (PG_QUERY_TIMING, see src/server/db/query-timing.ts) and a V8 CPU profile (`node --cpu-prof`), both
+ * written to <dir> when the app stops. Off by default: the figures are measured without it.
+ */
+const PROFILE_DIR = process.env.PURCHASES_PROFILE ? path.resolve(process.env.PURCHASES_PROFILE) : undefined;
+/** PURCHASES_ENTRIES=1000 runs only that ledger size (a quick look); both by default. */
+const SIZES = process.env.PURCHASES_ENTRIES ? [Number(process.env.PURCHASES_ENTRIES)] : [1_000, 1_000_000];
 const SESSION_SECRET = 'bench-session-secret-bench-session-secret';
 
 const sandboxSecret = createHmac('sha256', SESSION_SECRET).update('giftmart sandbox webhooks').digest('hex');
@@ -61,7 +70,10 @@ async function fillLedger(url: string, entries: number): Promise<void> {
     await client.query('ALTER TABLE postings ENABLE TRIGGER USER');
     await client.query('ALTER TABLE journal_entries ENABLE TRIGGER USER');
     await client.query('COMMIT');
-    await client.query('ANALYZE');
+    // Measure the steady state, not the bulk load's aftermath: without this, autovacuum's pass over the
+    // new rows and the checkpoint of their WAL ran during the load and halved the 1,000,000 run's rate.
+    await client.query('VACUUM ANALYZE');
+    await client.query('CHECKPOINT');
   } finally {
     await client.end();
   }
@@ -179,7 +191,8 @@ export function pgbenchTps(url: string): string {
 
 export async function benchPurchases(): Promise<Record<string, string>> {
   const results: Record<string, string> = {};
-  for (const entries of [1_000, 1_000_000]) {
+  const rates = new Map<number, number>();
+  for (const entries of SIZES) {
     const dataDir = path.resolve(`data/bench-purchases`);
     rmSync(dataDir, { recursive: true, force: true });
     const embedded = await startEmbeddedPostgres({ dataDir, database: 'bench' });
@@ -187,38 +200,61 @@ export async function benchPurchases(): Promise<Record<string, string>> {
     await runMigrations(database.db);
     await database.close();
     await fillLedger(embedded.url, entries);
-    const app = startProcess('node', ['dist/server/server.js'], {
-      PORT: String(PORT),
-      DATABASE_URL: embedded.url,
-      LOG_LEVEL: 'warn',
-      NODE_ENV: 'production',
-      PUBLIC_URL: `http://127.0.0.1:${PORT}`,
-      ALLOW_SANDBOX_IN_PRODUCTION: 'true',
-      SESSION_SECRET,
-      CODE_ENCRYPTION_KEY: 'bench-code-key-bench-code-key-bench-code-key',
-      DATA_DIR: dataDir,
-      LOGIN_MAX_FAILURES_PER_IP: '1000',
-    });
+    const app = startProcess(
+      'node',
+      [...(PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : []), 'dist/server/server.js'],
+      {
+        ...(PROFILE_DIR ? { PG_QUERY_TIMING: path.join(PROFILE_DIR, `statements-${entries}.json`) } : {}),
+        PORT: String(PORT),
+        DATABASE_URL: embedded.url,
+        LOG_LEVEL: 'warn',
+        NODE_ENV: 'production',
+        PUBLIC_URL: `http://127.0.0.1:${PORT}`,
+        ALLOW_SANDBOX_IN_PRODUCTION: 'true',
+        SESSION_SECRET,
+        CODE_ENCRYPTION_KEY: 'bench-code-key-bench-code-key-bench-code-key',
+        DATA_DIR: dataDir,
+        LOGIN_MAX_FAILURES_PER_IP: '1000',
+      },
+    );
     try {
       const base = `http://127.0.0.1:${PORT}`;
       await waitForUrl(`${base}/api/health`);
-      const run = await measurePurchases(base);
+      const { result: run, rssMb } = await peakRssDuring(app, () => measurePurchases(base));
+      rates.set(entries, run.perSecond);
       const label = `${entries.toLocaleString('en')} ledger entries`;
       results[`purchases/s (${label})`] = String(run.perSecond);
       results[`purchase p99 (${label})`] = `${run.p99} ms`;
       results[`completed / failed (${label})`] = `${run.completed} / ${run.errors}`;
+      results[`app RSS peak under load (${label})`] = `${rssMb} MiB`;
       if (entries === 1_000) {
         const tps = pgbenchTps(embedded.url);
         results['pgbench TPC-B -c 32 on the same PostgreSQL: tps'] = tps;
         const numeric = Number(tps);
-        if (Number.isFinite(numeric))
+        if (Number.isFinite(numeric)) {
           results['ratio (purchases/s ÷ pgbench tps)'] = `${((run.perSecond / numeric) * 100).toFixed(0)} %`;
+          recordResult('purchases', {
+            rate: run.perSecond,
+            anchorName: 'pgbench TPC-B -c 32',
+            anchorRate: numeric,
+            ratio: Number((run.perSecond / numeric).toFixed(3)),
+            p99Ms: run.p99,
+            rssMb,
+          });
+        }
       }
     } finally {
       await stopProcess(app);
       await embedded.stop();
       rmSync(dataDir, { recursive: true, force: true });
     }
+  }
+  const small = rates.get(1_000);
+  const large = rates.get(1_000_000);
+  if (small && large) {
+    const growth = Number((large / small).toFixed(2));
+    results['purchases/s with 1,000,000 ÷ with 1,000 entries'] = String(growth);
+    recordResult('growth', { purchases: growth });
   }
   return results;
 }

@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { timeQueries } from './query-timing';
 
 // The client takes no schema: queries are built from each room's tables (no relational `db.query` API),
 // so the database layer imports no room.
@@ -23,6 +24,7 @@ export function connectDatabase(url: string, options: { max?: number } = {}): Da
   const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10, idleTimeoutMillis: 30_000 });
   // An idle client that loses its connection emits 'error'; without a listener that would crash the process.
   pool.on('error', () => undefined);
+  timeQueries(pool, process.env.PG_QUERY_TIMING);
   const db = drizzle(pool, { casing: 'snake_case' });
   return { db, pool, close: () => pool.end() };
 }

@@ -26,7 +26,7 @@ export async function openDatabase(
     url = embedded.url;
     stopEmbedded = embedded.stop;
   }
-  const database = connectDatabase(url);
+  const database = connectDatabase(url, { max: config.DATABASE_POOL_SIZE });
   try {
     await runMigrations(database.db);
   } catch (error) {

@@ -105,9 +105,9 @@ export async function findBusinessIdsByName(db: DbOrTx, search: string, limit: n
   return rows.map((r) => r.id);
 }
 
-export async function incrementSoldCount(db: DbOrTx, giftCardId: string): Promise<void> {
+export async function incrementSoldCount(db: DbOrTx, giftCardId: string, sales = 1): Promise<void> {
   await db
     .update(giftCards)
-    .set({ soldCount: sql`${giftCards.soldCount} + 1` })
+    .set({ soldCount: sql`${giftCards.soldCount} + ${sales}` })
     .where(eq(giftCards.id, giftCardId));
 }

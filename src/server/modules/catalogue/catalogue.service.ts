@@ -30,9 +30,12 @@ export function findGiftCardForSale(db: DbOrTx, id: string): Promise<GiftCardWit
   return findGiftCard(db, id);
 }
 
-/** Counts one more sale of a gift card (called inside the sale's transaction). */
-export async function countSale(db: DbOrTx, giftCardId: string): Promise<void> {
-  await incrementSoldCount(db, giftCardId);
+/**
+ * Adds sales to a gift card's sold count, in the caller's transaction. The orders room calls it with a batch
+ * of sales already committed (issue 14), so the card's row is locked once per batch, not once per sale.
+ */
+export async function countSales(db: DbOrTx, giftCardId: string, sales: number): Promise<void> {
+  if (sales > 0) await incrementSoldCount(db, giftCardId, sales);
 }
 
 export function logoUrl(key: string | null): string | null {

@@ -52,7 +52,7 @@ export const legacyOrderRoutes: FastifyPluginAsyncZod<orders.PurchaseDeps> = asy
       if (card.businessId !== businessID) throw notFound('That gift card');
       const { order, replayed } = await orders.startPurchase(
         { ...deps, log: request.log },
-        userID,
+        session.account,
         { giftCardId: giftcardID },
         request.headers['idempotency-key'],
       );

@@ -97,10 +97,14 @@ export async function sendDueMails(deps: MailDeps, options: SendDueMailsOptions 
     });
     result.claimed = due.length;
     const siteUrl = publicUrl(deps.config);
+    // Kept mail leaves nothing to resend after a crash, so the batch is marked sent in one statement
+    // (issue 14: one UPDATE per mail competed with purchases for the pool); SMTP mail is marked one by one.
+    const kept: string[] = [];
     for (const row of due) {
-      const outcome = await sendOne(deps, transport, row, siteUrl);
+      const outcome = await sendOne(deps, transport, row, siteUrl, transport.kind === 'kept' ? kept : null);
       result[outcome] += 1;
     }
+    await markMailSent(deps.db, kept);
   } finally {
     if (!deps.transport) transport.close();
   }
@@ -112,6 +116,7 @@ async function sendOne(
   transport: MailTransport,
   row: MailRow,
   siteUrl: string,
+  markLater: string[] | null,
 ): Promise<'sent' | 'retried' | 'failed'> {
   const log = { mailId: row.id, kind: row.kind, attempts: row.attempts };
   try {
@@ -134,7 +139,8 @@ async function sendOne(
     deps.log?.warn({ ...log, error: message, retryInMs }, 'mail not sent; will try again');
     return 'retried';
   }
-  await markMailSent(deps.db, row.id);
+  if (markLater) markLater.push(row.id);
+  else await markMailSent(deps.db, row.id);
   deps.log?.info({ ...log, transport: transport.kind }, 'mail sent');
   return 'sent';
 }

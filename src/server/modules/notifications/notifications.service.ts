@@ -14,9 +14,9 @@ import { publicUrl } from '../../lib/public-url';
 import { renderMail } from './mail-render';
 import {
   countUnread,
-  emailAddresses,
   insertMails,
   insertNotifications,
+  insertNotificationsWithMails,
   listNotifications,
   listRecentMails,
   markNotificationsRead,
@@ -46,18 +46,24 @@ export interface NewNotification {
  */
 export async function notify(db: DbOrTx, rows: NewNotification[]): Promise<void> {
   if (rows.length === 0) return;
-  await insertNotifications(
-    db,
-    rows.map(({ accountId, kind, title, body, link }) => ({ accountId, kind, title, body, link })),
-  );
+  const written = rows.map(({ accountId, kind, title, body, link }) => ({
+    accountId,
+    kind,
+    title,
+    body,
+    link,
+  }));
   const mailed = rows.filter((r) => r.mail);
-  if (mailed.length === 0) return;
-  const addresses = await emailAddresses(db, [...new Set(mailed.map((r) => r.accountId))]);
-  await queueMail(
+  if (mailed.length === 0) {
+    await insertNotifications(db, written);
+    return;
+  }
+  await insertNotificationsWithMails(
     db,
-    mailed.flatMap((r) => {
-      const to = addresses.get(r.accountId);
-      return to ? [{ ...r.mail!, to, kind: r.kind, accountId: r.accountId }] : [];
+    written,
+    mailed.map(({ accountId, kind, mail }) => {
+      const { subject, heading, paragraphs, action } = mail!;
+      return { accountId, kind, subject, content: { heading, paragraphs, ...(action ? { action } : {}) } };
     }),
   );
 }

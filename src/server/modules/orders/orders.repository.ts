@@ -55,6 +55,28 @@ export async function updateOrder(
   await db.update(orders).set(values).where(eq(orders.id, id));
 }
 
+/**
+ * Takes the paid orders whose sale is not in a gift card's sold count yet (of one card, or of all) and marks
+ * them counted, answering how many each card had. Rows another flush holds are skipped: that flush counts
+ * them, so concurrent flushes never wait on each other here.
+ */
+export async function claimPendingSales(
+  tx: DbOrTx,
+  giftCardId?: string,
+): Promise<{ giftCardId: string; sales: number }[]> {
+  const result = await tx.execute<{ gift_card_id: string; sales: number }>(sql`
+    WITH claimed AS (
+      UPDATE ${orders} SET sold_count_pending = false
+       WHERE id IN (
+         SELECT id FROM ${orders}
+          WHERE sold_count_pending ${giftCardId ? sql`AND gift_card_id = ${giftCardId}` : sql``}
+          FOR UPDATE SKIP LOCKED)
+         AND sold_count_pending
+      RETURNING gift_card_id)
+    SELECT gift_card_id, count(*)::int AS sales FROM claimed GROUP BY gift_card_id`);
+  return result.rows.map((row) => ({ giftCardId: row.gift_card_id, sales: row.sales }));
+}
+
 const business = aliasedTable(accounts, 'business');
 const buyer = aliasedTable(accounts, 'buyer');
 

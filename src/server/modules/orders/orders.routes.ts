@@ -34,7 +34,7 @@ export const purchaseRoutes: FastifyPluginAsyncZod<orders.PurchaseDeps> = async 
       const key = request.headers['idempotency-key'];
       const { order, replayed } = await orders.startPurchase(
         { ...deps, log: request.log },
-        session.account.id,
+        session.account,
         request.body,
         key,
       );

@@ -21,7 +21,7 @@ import { findAccount } from '../accounts/accounts.service';
 import { getSoldCard, issueCard, type CodeVault } from '../cards/cards.service';
 import { checkGiftRequest, sendBoughtGift } from '../cards/gifts.service';
 import { idempotencyConflict, isIdempotencyKeyTaken, voidCardForRefund } from '../cards/sold-cards.service';
-import { countSale, findGiftCardForSale, logoUrl } from '../catalogue/catalogue.service';
+import { countSales, findGiftCardForSale, logoUrl } from '../catalogue/catalogue.service';
 import { notify, type NewNotification } from '../notifications/notifications.service';
 import { recordRefund, recordSale } from '../wallet/wallet.service';
 import type { WebhookHandler } from '../../plugins/webhooks';
@@ -29,6 +29,7 @@ import type { PaymentEvent, PaymentProvider } from './payments/payment-provider'
 
 export { createPaymentProvider } from './payments/payments';
 import {
+  claimPendingSales,
   findOrder,
   findOrderByIdempotencyKey,
   findOrderSummary,
@@ -98,10 +99,12 @@ function newReference(): string {
  */
 export async function startPurchase(
   deps: PurchaseDeps,
-  buyerId: string,
+  /** The buyer's id, or the signed-in account its session already loaded (which saves reading it again). */
+  buyerOrAccount: string | { id: string; email: string },
   input: NewOrder,
   idempotencyKey?: string,
 ): Promise<{ order: Order; replayed: boolean }> {
+  const buyerId = typeof buyerOrAccount === 'string' ? buyerOrAccount : buyerOrAccount.id;
   if (idempotencyKey) {
     const existing = await findOrderByIdempotencyKey(deps.db, buyerId, idempotencyKey);
     if (existing) return { order: await replay(deps, existing, input), replayed: true };
@@ -109,7 +112,7 @@ export async function startPurchase(
   const card = await findGiftCardForSale(deps.db, input.giftCardId);
   if (!card) throw notFound('That gift card');
   if (!card.onSale) throw new AppError('CARD_NOT_ON_SALE', 'This gift card is no longer on sale.');
-  const buyer = await findAccount(deps.db, buyerId);
+  const buyer = typeof buyerOrAccount === 'string' ? await findAccount(deps.db, buyerId) : buyerOrAccount;
   if (!buyer) throw new AppError('UNAUTHENTICATED', 'Please log in to continue.');
   if (input.gift) await checkGiftRequest(deps.db, buyerId, input.gift);
 
@@ -184,6 +187,15 @@ async function beginPayment(
       returnUrl: `${publicUrl(deps.config)}/user-dashboard/orders/${order.id}`,
     });
     await updateOrder(deps.db, order.id, { checkoutUrl });
+    // A new order has no card or gift yet: its view is known without reading it back.
+    if (!options.retry) {
+      return toOrder({
+        order: { ...order, checkoutUrl },
+        businessName,
+        purchasedCardId: null,
+        giftId: null,
+      });
+    }
   } catch (error) {
     deps.log?.error({ err: error, reference: order.reference }, 'could not start a payment');
     if (options.retry) {
@@ -312,6 +324,37 @@ export type ConfirmResult = 'issued' | 'already-paid' | 'marked-failed' | 'ignor
  */
 export async function confirmPayment(deps: PurchaseDeps, event: PaymentEvent): Promise<ConfirmResult> {
   if (event.type === 'ignored') return 'ignored';
+  const { result, giftCardId } = await applyConfirmation(deps, event);
+  // After the commit, and before the provider is answered: a confirmed sale is in its card's sold count by
+  // the time anyone hears of it. A redelivery ('already-paid') also counts a sale whose count a crash cut.
+  if (result === 'issued' || result === 'already-paid') await flushSoldCounts(deps, giftCardId);
+  return result;
+}
+
+/**
+ * Adds the paid orders not yet counted (of one gift card, or of all) to their cards' sold counts, in one
+ * short transaction of its own. Many sales committed together are counted by one update of the card's
+ * row; a failure only delays the count to the next flush (the next sale of the card, or the next start).
+ */
+export async function flushSoldCounts(
+  deps: Pick<PurchaseDeps, 'db' | 'log'>,
+  giftCardId?: string,
+): Promise<void> {
+  try {
+    await deps.db.transaction(async (tx) => {
+      for (const claimed of await claimPendingSales(tx, giftCardId)) {
+        await countSales(tx, claimed.giftCardId, claimed.sales);
+      }
+    });
+  } catch (error) {
+    deps.log?.error({ err: error, giftCardId }, 'could not add sales to the sold count; the next flush will');
+  }
+}
+
+async function applyConfirmation(
+  deps: PurchaseDeps,
+  event: Exclude<PaymentEvent, { type: 'ignored' }>,
+): Promise<{ result: ConfirmResult; giftCardId: string }> {
   return deps.db.transaction(async (tx) => {
     const order = await lockOrderByReference(tx, event.reference);
     if (!order) {
@@ -329,11 +372,12 @@ export async function confirmPayment(deps: PurchaseDeps, event: PaymentEvent): P
       );
       throw new AppError('PAYMENT_MISMATCH', 'The confirmed amount or currency does not match the order.');
     }
-    if (order.status === 'paid') return 'already-paid';
+    const answer = (result: ConfirmResult) => ({ result, giftCardId: order.giftCardId });
+    if (order.status === 'paid') return answer('already-paid');
     if (event.type === 'payment.failed') {
       if (order.status === 'pending')
         await updateOrder(tx, order.id, { status: 'failed', failureReason: event.reason });
-      return 'marked-failed';
+      return answer('marked-failed');
     }
 
     const fee = (order.amount * BigInt(deps.config.PLATFORM_FEE_BPS)) / 10_000n;
@@ -356,7 +400,8 @@ export async function confirmPayment(deps: PurchaseDeps, event: PaymentEvent): P
       currency: order.currency,
     });
     const paidAt = new Date();
-    await updateOrder(tx, order.id, { status: 'paid', paidAt, failureReason: null });
+    // The sold count is added after the commit (flushSoldCounts), not here: see soldCountPending.
+    await updateOrder(tx, order.id, { status: 'paid', paidAt, failureReason: null, soldCountPending: true });
     // Bought as a gift: it leaves from the buyer now (or at its time); if its recipient can no longer
     // receive it, the card stays with the buyer, who is told why.
     const gift = order.gift
@@ -368,10 +413,11 @@ export async function confirmPayment(deps: PurchaseDeps, event: PaymentEvent): P
         })
       : null;
 
-    const business = await findAccount(tx, order.businessId);
+    // The design's row came with its business's name; an account is read only if the design is gone.
+    const businessName = design?.businessName ?? (await findAccount(tx, order.businessId))?.name ?? '';
     const value = formatMoney({ amount: Number(order.amount), currency: order.currency });
     await notify(tx, [
-      boughtNotice({ order, cardId: card.id, businessName: business?.name ?? '', value, paidAt, gift }),
+      boughtNotice({ order, cardId: card.id, businessName, value, paidAt, gift }),
       {
         accountId: order.businessId,
         kind: 'card_sold',
@@ -380,9 +426,7 @@ export async function confirmPayment(deps: PurchaseDeps, event: PaymentEvent): P
         link: '/dashboard/wallet',
       },
     ]);
-    // Last: the gift card's row is shared by every sale of that card, so its lock is held the shortest.
-    await countSale(tx, order.giftCardId);
-    return 'issued';
+    return answer('issued');
   });
 }
 

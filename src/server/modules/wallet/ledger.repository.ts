@@ -1,4 +1,4 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { journalEntries, ledgerAccounts, postings } from '../../db/schema/wallet';
 
@@ -94,19 +94,38 @@ export async function postEntry(
   const lines = entry.postings.filter((p) => p.amount !== 0n);
   const total = lines.reduce((sum, p) => sum + p.amount, 0n);
   if (total !== 0n || lines.length < 2) throw new Error(`unbalanced journal entry ${entry.reference}`);
-  const [created] = await tx
-    .insert(journalEntries)
-    .values({ kind: entry.kind, reference: entry.reference })
-    .returning({ id: journalEntries.id });
-  await tx.insert(postings).values(
-    lines.map((p) => ({
-      entryId: created!.id,
-      ledgerAccountId: p.ledgerAccountId,
-      amount: p.amount,
-      currency: entry.currency,
-    })),
-  );
-  return created!.id;
+  // One round trip: the entry and its postings in one statement (the balance check still runs at commit).
+  const result = await tx.execute<{ entry_id: string }>(sql`
+    WITH entry AS (
+      INSERT INTO ${journalEntries} (kind, reference) VALUES (${entry.kind}, ${entry.reference}) RETURNING id)
+    INSERT INTO ${postings} (entry_id, ledger_account_id, amount, currency)
+    SELECT entry.id, line.account, line.amount, ${entry.currency}
+      FROM entry, unnest(${`{${lines.map((p) => p.ledgerAccountId).join(',')}}`}::uuid[],
+                         ${`{${lines.map((p) => p.amount.toString()).join(',')}}`}::bigint[]) AS line(account, amount)
+    RETURNING entry_id`);
+  return result.rows[0]!.entry_id;
+}
+
+/**
+ * The three ledger accounts a sale moves money between (payment clearing, platform revenue and the
+ * business's wallet) in one look-up; an account not created yet is missing from the answer.
+ */
+export async function findSaleAccounts(db: DbOrTx, businessId: string, currency: string) {
+  return db
+    .select({ id: ledgerAccounts.id, kind: ledgerAccounts.kind })
+    .from(ledgerAccounts)
+    .where(
+      and(
+        eq(ledgerAccounts.currency, currency),
+        or(
+          and(
+            isNull(ledgerAccounts.ownerId),
+            inArray(ledgerAccounts.kind, ['payment_clearing', 'platform_revenue']),
+          ),
+          and(eq(ledgerAccounts.ownerId, businessId), eq(ledgerAccounts.kind, 'business_wallet')),
+        ),
+      ),
+    );
 }
 
 /** The postings of the journal entry with this reference (empty when there is none). */

@@ -9,6 +9,7 @@ import { lockWalletAccount } from './withdrawals.repository';
 import {
   ensureOwnedLedgerAccount,
   ensurePlatformAccount,
+  findSaleAccounts,
   findEntryPostings,
   ownedAccountBalance,
   postEntry,
@@ -34,10 +35,15 @@ export async function recordSale(
   tx: DbOrTx,
   sale: { orderId: string; businessId: string; amount: bigint; fee: bigint; currency: string },
 ): Promise<void> {
-  // One after another: a transaction is one connection, which runs one query at a time.
-  const clearing = await ensurePlatformAccount(tx, 'payment_clearing', sale.currency);
-  const revenue = await ensurePlatformAccount(tx, 'platform_revenue', sale.currency);
-  const wallet = await openWallet(tx, sale.businessId, sale.currency);
+  // The three accounts exist after the first sale: one look-up finds them, and only a missing one is created.
+  const found = new Map(
+    (await findSaleAccounts(tx, sale.businessId, sale.currency)).map((row) => [row.kind, row.id]),
+  );
+  const clearing =
+    found.get('payment_clearing') ?? (await ensurePlatformAccount(tx, 'payment_clearing', sale.currency));
+  const revenue =
+    found.get('platform_revenue') ?? (await ensurePlatformAccount(tx, 'platform_revenue', sale.currency));
+  const wallet = found.get('business_wallet') ?? (await openWallet(tx, sale.businessId, sale.currency));
   await postEntry(tx, {
     kind: 'sale',
     reference: `order:${sale.orderId}`,

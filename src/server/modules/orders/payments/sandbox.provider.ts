@@ -66,7 +66,9 @@ export function createSandboxProvider(deps: { db: Db; secret: string }): Payment
   return {
     name: 'sandbox',
     async startPayment(input) {
-      await deps.db
+      // One round trip: a retry with the same reference gets the first payment's id back (the no-op update
+      // makes RETURNING answer for the existing row, as DO NOTHING would not).
+      const [payment] = await deps.db
         .insert(sandboxPayments)
         .values({
           reference: input.reference,
@@ -75,11 +77,11 @@ export function createSandboxProvider(deps: { db: Db; secret: string }): Payment
           description: input.description,
           returnUrl: input.returnUrl,
         })
-        .onConflictDoNothing({ target: sandboxPayments.reference });
-      const [payment] = await deps.db
-        .select({ id: sandboxPayments.id })
-        .from(sandboxPayments)
-        .where(eq(sandboxPayments.reference, input.reference));
+        .onConflictDoUpdate({
+          target: sandboxPayments.reference,
+          set: { reference: sql`excluded.reference` },
+        })
+        .returning({ id: sandboxPayments.id });
       return { checkoutUrl: `/checkout/${payment!.id}` };
     },
     parseWebhook(rawBody, headers) {

@@ -1,0 +1,2 @@
+ALTER TABLE "orders" ADD COLUMN "sold_count_pending" boolean DEFAULT false NOT NULL;--> statement-breakpoint
+CREATE INDEX "orders_sold_count_pending_idx" ON "orders" USING btree ("gift_card_id") WHERE "orders"."sold_count_pending";
