@@ -1,7 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Server, ServerResponse } from 'node:http';
 import type { Db } from '../../db/client';
-import { countUnread, listenForNotificationChanges } from './notifications.repository';
+import { Listener } from '../../db/listen';
+import { countUnread, NOTIFICATIONS_CHANNEL } from './notifications.repository';
 
 /** What the web app's EventSource waits before it reconnects (the stream's `retry:` line). */
 export const STREAM_RETRY_MS = 5000;
@@ -47,10 +48,7 @@ interface Stream {
 export class LiveNotifications {
   private readonly streams = new Map<string, Stream[]>();
   private readonly recounting = new Map<string, { again: boolean }>();
-  private listener: { close(): void } | undefined;
-  private connecting: Promise<void> | undefined;
-  private reconnectTimer: NodeJS.Timeout | undefined;
-  private failures = 0;
+  private readonly listener: Listener;
   private seq = 0;
   private closed = false;
   private readonly max: number;
@@ -59,6 +57,20 @@ export class LiveNotifications {
   constructor(private readonly options: LiveOptions) {
     this.max = options.maxStreamsPerAccount ?? MAX_STREAMS_PER_ACCOUNT;
     this.keepAliveMs = options.keepAliveMs ?? KEEP_ALIVE_MS;
+    this.listener = new Listener({
+      db: options.db,
+      channel: NOTIFICATIONS_CHANNEL,
+      log: options.log,
+      onPayload: (accountId) => {
+        if (accountId) this.changed(accountId);
+      },
+      // Changes made while the connection was down were announced to nobody: recount every open stream.
+      onRecovered: () => {
+        for (const accountId of this.streams.keys()) this.changed(accountId);
+      },
+      ...(options.reconnectBaseMs !== undefined ? { reconnectBaseMs: options.reconnectBaseMs } : {}),
+      ...(options.reconnectMaxMs !== undefined ? { reconnectMaxMs: options.reconnectMaxMs } : {}),
+    });
   }
 
   /** Open streams on this instance (all accounts, or one). */
@@ -71,7 +83,7 @@ export class LiveNotifications {
 
   /** Whether the LISTEN connection is up. */
   get listening(): boolean {
-    return this.listener !== undefined;
+    return this.listener.listening;
   }
 
   /**
@@ -100,7 +112,7 @@ export class LiveNotifications {
     while (list.length > this.max) this.end(list[0]!);
     this.write(stream, `retry: ${STREAM_RETRY_MS}\n\n`);
 
-    await this.ensureListening();
+    await this.listener.start();
     const seq = ++this.seq;
     try {
       const unread = await countUnread(this.options.db, accountId);
@@ -114,10 +126,8 @@ export class LiveNotifications {
   /** Ends every stream and releases the LISTEN connection; later streams are refused. Safe to call twice. */
   close(): void {
     this.closed = true;
-    clearTimeout(this.reconnectTimer);
     for (const list of [...this.streams.values()]) for (const stream of [...list]) this.end(stream);
-    this.listener?.close();
-    this.listener = undefined;
+    this.listener.close();
   }
 
   private sendUnread(stream: Stream, seq: number, unread: number): void {
@@ -149,55 +159,6 @@ export class LiveNotifications {
     const at = list.indexOf(stream);
     if (at !== -1) list.splice(at, 1);
     if (list.length === 0) this.streams.delete(stream.accountId);
-  }
-
-  private ensureListening(): Promise<void> {
-    if (this.listener || this.closed) return Promise.resolve();
-    this.connecting ??= this.connect().finally(() => {
-      this.connecting = undefined;
-    });
-    return this.connecting;
-  }
-
-  private async connect(): Promise<void> {
-    clearTimeout(this.reconnectTimer);
-    this.reconnectTimer = undefined;
-    try {
-      const listener = await listenForNotificationChanges(
-        this.options.db,
-        (accountId) => this.changed(accountId),
-        (error) => {
-          if (this.listener !== listener) return;
-          this.listener = undefined;
-          this.options.log.warn({ err: error }, 'notifications LISTEN connection lost; reconnecting');
-          this.scheduleReconnect();
-        },
-      );
-      if (this.closed) {
-        listener.close();
-        return;
-      }
-      const recovering = this.failures > 0;
-      this.listener = listener;
-      this.failures = 0;
-      // Changes made while the connection was down were announced to nobody: recount every open stream.
-      if (recovering) for (const accountId of this.streams.keys()) this.changed(accountId);
-    } catch (error) {
-      this.options.log.warn({ err: error }, 'could not LISTEN for notification changes; retrying');
-      this.scheduleReconnect();
-    }
-  }
-
-  private scheduleReconnect(): void {
-    if (this.closed || this.reconnectTimer) return;
-    const base = this.options.reconnectBaseMs ?? 1000;
-    const delay = Math.min(base * 2 ** this.failures, this.options.reconnectMaxMs ?? 30_000);
-    this.failures += 1;
-    this.reconnectTimer = setTimeout(() => {
-      this.reconnectTimer = undefined;
-      void this.ensureListening();
-    }, delay);
-    this.reconnectTimer.unref();
   }
 
   /** An account's notifications changed: recount once for a burst of announcements, then send. */

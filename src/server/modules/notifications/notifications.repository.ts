@@ -1,5 +1,4 @@
 import { and, count, desc, eq, inArray, isNull, lte, sql } from 'drizzle-orm';
-import type pg from 'pg';
 import type { Db, DbOrTx } from '../../db/client';
 import { accounts } from '../../db/schema/accounts';
 import { mailOutbox, notifications, type MailContentColumn } from '../../db/schema/notifications';
@@ -124,47 +123,6 @@ export async function markNotificationsRead(
 
 /** The channel the notifications trigger (migration 0008) announces an account's id on. */
 export const NOTIFICATIONS_CHANNEL = 'giftmart_notifications';
-
-/**
- * Takes one connection out of the database's pool for good and LISTENs on it: `onAccount` gets the
- * account id of every committed change to notifications; `onLost` is called once if the connection
- * breaks. `close()` destroys the connection (it is never handed back to the pool still listening).
- */
-export async function listenForNotificationChanges(
-  db: Db,
-  onAccount: (accountId: string) => void,
-  onLost: (error: Error) => void,
-): Promise<{ close(): void }> {
-  // drizzle(pool) keeps its pool as $client (the Db type leaves it out: no other code needs it).
-  const pool = (db as Db & { $client?: pg.Pool }).$client;
-  if (!pool || typeof pool.connect !== 'function') throw new Error('the database has no pg pool');
-  const client = await pool.connect();
-  let done = false;
-  const release = (error?: Error) => {
-    if (done) return;
-    done = true;
-    client.removeAllListeners('notification');
-    client.release(error ?? true);
-  };
-  client.on('notification', (message) => {
-    if (message.channel === NOTIFICATIONS_CHANNEL && message.payload) onAccount(message.payload);
-  });
-  const lost = (error?: Error) => {
-    if (done) return;
-    const reason = error ?? new Error('the LISTEN connection ended');
-    release(reason);
-    onLost(reason);
-  };
-  client.on('error', lost);
-  client.on('end', () => lost());
-  try {
-    await client.query(`LISTEN ${NOTIFICATIONS_CHANNEL}`);
-  } catch (error) {
-    release(error as Error);
-    throw error;
-  }
-  return { close: () => release() };
-}
 
 // ── The mail outbox ─────────────────────────────────────────────────────────────────────────────────────
 
