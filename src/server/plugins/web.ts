@@ -1,40 +1,20 @@
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { createHash } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-
-interface Landing {
-  html: Buffer;
-  br?: Buffer;
-  gzip?: Buffer;
-  etag: string;
-}
+import { etagOf, sendPrepared, type PreparedBody } from '../lib/prepared-body';
 
 /**
  * The landing page the build pre-rendered (landing.html, with the brotli and gzip copies the build wrote;
  * ADR 004), read once at start: `/` is every first visit, so it is answered from memory, compressed ahead.
+ * It is revalidated on every visit (it names the hashed assets of the current build); a 304 costs nothing.
  */
-function readLanding(webRoot: string): Landing | undefined {
+function readLanding(webRoot: string): PreparedBody | undefined {
   const file = path.join(webRoot, 'landing.html');
   if (!existsSync(file)) return undefined;
-  const html = readFileSync(file);
+  const body = readFileSync(file);
   const copy = (suffix: string) => (existsSync(file + suffix) ? readFileSync(file + suffix) : undefined);
-  const etag = `"${createHash('sha256').update(html).digest('base64url').slice(0, 22)}"`;
-  return { html, br: copy('.br'), gzip: copy('.gz'), etag };
-}
-
-function sendLanding(landing: Landing, request: FastifyRequest, reply: FastifyReply) {
-  // Revalidated on every visit (it names the hashed assets of the current build); a 304 costs nothing.
-  reply.header('cache-control', 'no-cache').header('etag', landing.etag).header('vary', 'accept-encoding');
-  reply.type('text/html; charset=utf-8');
-  if (request.headers['if-none-match'] === landing.etag) return reply.status(304).send();
-  const accepted = String(request.headers['accept-encoding'] ?? '');
-  if (landing.br && /\bbr\b/.test(accepted)) return reply.header('content-encoding', 'br').send(landing.br);
-  if (landing.gzip && /\bgzip\b/.test(accepted)) {
-    return reply.header('content-encoding', 'gzip').send(landing.gzip);
-  }
-  return reply.send(landing.html);
+  return { body, br: copy('.br'), gzip: copy('.gz'), etag: etagOf(body) };
 }
 
 /**
@@ -61,7 +41,8 @@ export async function registerWeb(app: FastifyInstance, webRoot: string | undefi
     const isApi = request.url === '/api' || request.url.startsWith('/api/');
     if (!isApi && hasWeb && (request.method === 'GET' || request.method === 'HEAD')) {
       const pathname = request.url.split('?')[0] ?? '';
-      if (pathname === '/' && landing) return sendLanding(landing, request, reply);
+      if (pathname === '/' && landing)
+        return sendPrepared(request, reply, landing, 'text/html; charset=utf-8');
       const wantsFile = /\.[a-z0-9]{2,5}$/i.test(pathname);
       if (!wantsFile) {
         return reply.header('cache-control', 'no-cache').type('text/html').sendFile('index.html');

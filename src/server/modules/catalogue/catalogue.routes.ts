@@ -17,6 +17,7 @@ import { toAccount } from '../accounts/accounts.service';
 import * as cards from './catalogue.service';
 import type { CatalogueDeps } from './catalogue.service';
 import { replaceLogo } from './logos.service';
+import { sendPrepared } from '../../lib/prepared-body';
 
 const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema, 404: apiErrorSchema };
 const idParams = z.object({ id: z.uuid({ error: 'That is not a gift card id.' }) });
@@ -28,6 +29,9 @@ const pageQuery = {
 
 export const giftCardRoutes: FastifyPluginAsyncZod<CatalogueDeps> = async (app, deps) => {
   const { config } = deps;
+  // One cache of ready-to-send catalogue pages per app instance, kept correct by LISTEN (issue 14).
+  const catalogue = new cards.CatalogueCache({ db: deps.db, log: app.log });
+  app.addHook('onClose', async () => catalogue.close());
 
   app.post(
     '/gift-cards',
@@ -66,8 +70,14 @@ export const giftCardRoutes: FastifyPluginAsyncZod<CatalogueDeps> = async (app, 
         }),
         response: { 200: giftCardPageSchema, 400: apiErrorSchema },
       },
+      // The page is kept compressed ahead; the compression plugin must not touch it again.
+      compress: false,
     },
-    async (request) => cards.listCatalogue(deps, request.query),
+    async (request, reply) => {
+      const page = await cards.catalogueResponse(deps, catalogue, request.query);
+      // Already serialized (and checked against giftCardPageSchema): the bytes go out as they are.
+      return sendPrepared(request, reply, page, 'application/json; charset=utf-8');
+    },
   );
 
   app.get(

@@ -1,4 +1,9 @@
-import type { BusinessProfile, GiftCard, GiftCardPage } from '../../../shared/catalogue/schemas';
+import {
+  giftCardPageSchema,
+  type BusinessProfile,
+  type GiftCard,
+  type GiftCardPage,
+} from '../../../shared/catalogue/schemas';
 import type { DbOrTx } from '../../db/client';
 import type { CoreDeps } from '../../lib/deps';
 import { AppError, notFound } from '../../lib/app-error';
@@ -16,6 +21,10 @@ import {
 import { decodeCursor, encodeCursor } from '../../lib/cursor';
 import type { Storage } from './storage';
 import { makeUniqueId } from './unique-id';
+import { invalidateCatalogueCaches, type CatalogueCache } from './catalogue-cache';
+import type { PreparedBody } from '../../lib/prepared-body';
+
+export { CatalogueCache } from './catalogue-cache';
 
 export type CardDeps = CoreDeps;
 
@@ -36,6 +45,7 @@ export function findGiftCardForSale(db: DbOrTx, id: string): Promise<GiftCardWit
  */
 export async function countSales(db: DbOrTx, giftCardId: string, sales: number): Promise<void> {
   if (sales > 0) await incrementSoldCount(db, giftCardId, sales);
+  invalidateCatalogueCaches();
 }
 
 export function logoUrl(key: string | null): string | null {
@@ -76,6 +86,7 @@ export async function createGiftCard(
         colour: input.colour,
         validityMonths: input.validityMonths ?? null,
       });
+      invalidateCatalogueCaches();
       return toGiftCard({
         ...row,
         businessName: business.name,
@@ -122,6 +133,19 @@ export async function listCatalogue(deps: CardDeps, query: CatalogueQuery): Prom
   };
 }
 
+/**
+ * The catalogue page as bytes ready to send (issue 14): from the cache when it has it, else read, checked
+ * against the API's schema (as the serializer would) and kept. Same query, same bytes, same ETag.
+ */
+export function catalogueResponse(
+  deps: CardDeps,
+  cache: CatalogueCache,
+  query: CatalogueQuery,
+): Promise<PreparedBody> {
+  const key = JSON.stringify([query.limit, query.cursor ?? '', query.q?.trim() ?? '', query.businessId ?? '']);
+  return cache.get(key, async () => JSON.stringify(giftCardPageSchema.parse(await listCatalogue(deps, query))));
+}
+
 /** A business's own cards, stopped ones included (only that business may ask). */
 export async function listOwnCards(
   deps: CardDeps,
@@ -159,6 +183,7 @@ export async function changeOnSale(
   if (card.businessId !== businessId)
     throw new AppError('FORBIDDEN', 'You can only change your own gift cards.');
   await setOnSale(deps.db, cardId, onSale);
+  invalidateCatalogueCaches();
   return toGiftCard({ ...card, onSale });
 }
 

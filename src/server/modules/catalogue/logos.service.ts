@@ -2,6 +2,7 @@ import type { Db } from '../../db/client';
 import { AppError } from '../../lib/app-error';
 import { findAccount, setBusinessLogo, type AccountRow } from '../accounts/accounts.service';
 import { checkLogo } from './images';
+import { invalidateCatalogueCaches } from './catalogue-cache';
 import type { Storage } from './storage';
 
 /**
@@ -28,6 +29,7 @@ export async function replaceLogo(
     await deps.storage.delete(key);
     throw error;
   }
+  invalidateCatalogueCaches();
   if (previous?.logoKey) await deps.storage.delete(previous.logoKey);
   return updated!;
 }

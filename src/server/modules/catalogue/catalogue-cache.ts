@@ -1,0 +1,121 @@
+import type { Db } from '../../db/client';
+import { Listener } from '../../db/listen';
+import { prepareBody, preparedSize, type PreparedBody } from '../../lib/prepared-body';
+
+/** The channel migration 0013's triggers announce every change a catalogue page could show on. */
+export const CATALOGUE_CHANNEL = 'giftmart_catalogue';
+
+export interface CatalogueCacheOptions {
+  db: Db;
+  log: { warn(obj: object, msg: string): void };
+  /** Tests listen on a channel of their own, so other tests' changes do not empty their cache. */
+  channel?: string;
+  /** At most this many pages (each kept plain, gzip and brotli), the oldest dropped first. */
+  maxEntries?: number;
+  /** At most this many bytes of pages and their copies. */
+  maxBytes?: number;
+}
+
+const caches = new Set<CatalogueCache>();
+
+/**
+ * Drops the pages of every catalogue cache in this process at once: the catalogue room calls it after its
+ * own writes, so a read through this instance right after a change never waits for the announcement.
+ */
+export function invalidateCatalogueCaches(): void {
+  for (const cache of caches) cache.invalidate();
+}
+
+/**
+ * The public catalogue's pages (first pages, searches, later pages), serialized and compressed once and
+ * sent from memory (issue 14). Correct across instances: each instance LISTENs on CATALOGUE_CHANNEL and
+ * drops everything on any announcement; a page read while a change committed is not kept (the generation
+ * moved), and nothing is kept or served from memory while the LISTEN connection is down, since changes
+ * would then reach nobody.
+ */
+export class CatalogueCache {
+  private readonly entries = new Map<string, PreparedBody>();
+  private readonly loading = new Map<string, { generation: number; page: Promise<PreparedBody> }>();
+  private readonly listener: Listener;
+  private readonly maxEntries: number;
+  private readonly maxBytes: number;
+  private bytes = 0;
+  private generation = 0;
+
+  constructor(options: CatalogueCacheOptions) {
+    this.maxEntries = options.maxEntries ?? 500;
+    this.maxBytes = options.maxBytes ?? 16 * 1024 * 1024;
+    this.listener = new Listener({
+      db: options.db,
+      channel: options.channel ?? CATALOGUE_CHANNEL,
+      log: options.log,
+      onPayload: () => this.invalidate(),
+      onRecovered: () => this.invalidate(),
+      onLost: () => this.invalidate(),
+    });
+    caches.add(this);
+  }
+
+  /** Pages kept now. */
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /** Whether announcements arrive (pages are kept only then). */
+  get listening(): boolean {
+    return this.listener.listening;
+  }
+
+  /** The page under `key`: from memory, or loaded by `load` (once for concurrent askers) and kept. */
+  async get(key: string, load: () => Promise<string>): Promise<PreparedBody> {
+    if (!this.listener.listening) {
+      // The first ask starts listening; until it is up, every page is read fresh.
+      void this.listener.start();
+      return prepareBody(await load());
+    }
+    const kept = this.entries.get(key);
+    if (kept) return kept;
+    const generation = this.generation;
+    const running = this.loading.get(key);
+    if (running && running.generation === generation) return running.page;
+    const page = load().then(prepareBody);
+    this.loading.set(key, { generation, page });
+    try {
+      const prepared = await page;
+      // Kept only if nothing changed since the read began and announcements still arrive.
+      if (generation === this.generation && this.listener.listening) this.keep(key, prepared);
+      return prepared;
+    } finally {
+      if (this.loading.get(key)?.page === page) this.loading.delete(key);
+    }
+  }
+
+  /** Drops every page; reads under way when this is called are not kept. */
+  invalidate(): void {
+    this.generation += 1;
+    this.entries.clear();
+    this.loading.clear();
+    this.bytes = 0;
+  }
+
+  /** Stops listening and forgets every page (the app is closing). */
+  close(): void {
+    caches.delete(this);
+    this.listener.close();
+    this.invalidate();
+  }
+
+  private keep(key: string, prepared: PreparedBody): void {
+    const size = preparedSize(prepared);
+    if (size > this.maxBytes) return;
+    const replaced = this.entries.get(key);
+    if (replaced) this.bytes -= preparedSize(replaced);
+    this.entries.set(key, prepared);
+    this.bytes += size;
+    while (this.entries.size > this.maxEntries || this.bytes > this.maxBytes) {
+      const oldest = this.entries.keys().next().value as string;
+      this.bytes -= preparedSize(this.entries.get(oldest)!);
+      this.entries.delete(oldest);
+    }
+  }
+}
