@@ -77,9 +77,10 @@ export const postings = pgTable(
 );
 
 /**
- * A business's transaction PIN (argon2id hash) and its wrong-try counter and lock-out. `recent_locks` holds
- * when the lock-outs of the last 24 hours began; the third one sets `reset_required_at`, and from then on
- * only a new PIN set with the account password unlocks withdrawals (issue 12, hole 10).
+ * A business's transaction PIN (a keyed hash, `hmac-sha256$v1$…`, or argon2id from before issue 14) and its
+ * wrong-try counter and lock-out. `recent_locks` holds when the lock-outs of the last 24 hours began; the
+ * third one sets `reset_required_at`, and from then on only a new PIN set with the account password unlocks
+ * withdrawals (issue 12, hole 10).
  */
 export const transactionPins = pgTable('transaction_pins', {
   accountId: uuid('account_id')

@@ -139,7 +139,7 @@ export async function addBankAccount(
   const bank = checkedBank(input);
   if (await repo.findLiveByNumber(deps.db, businessId, bank.code, input.accountNumber))
     throw alreadyAdded(bank);
-  await assertPin(deps.db, businessId, input.pin);
+  await assertPin(deps, businessId, input.pin);
   const accountName = await lookUp(deps, businessId, bank, input.accountNumber);
   if (!sameAccountName(accountName, input.accountName)) {
     throw new AppError(
@@ -172,7 +172,7 @@ export async function setDefaultBankAccount(
   input: SetDefaultBankAccountInput,
 ): Promise<BankAccount> {
   if (!(await repo.findLive(deps.db, businessId, id, false))) throw notFound('That bank account');
-  await assertPin(deps.db, businessId, input.pin);
+  await assertPin(deps, businessId, input.pin);
   return deps.db.transaction(async (tx) => {
     await repo.lockBusiness(tx, businessId);
     const row = await repo.findLive(tx, businessId, id, true);

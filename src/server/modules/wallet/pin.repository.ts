@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { accounts } from '../../db/schema/accounts';
 import { transactionPins } from '../../db/schema/wallet';
@@ -41,6 +41,24 @@ export async function updatePin(
   >,
 ): Promise<void> {
   await db.update(transactionPins).set(values).where(eq(transactionPins.accountId, accountId));
+}
+
+/**
+ * Replaces the PIN's hash only while it is still `oldHash` (an argon2id hash being moved to today's form), so
+ * it never undoes a PIN changed in the meantime. Answers whether it replaced it.
+ */
+export async function replacePinHash(
+  db: DbOrTx,
+  accountId: string,
+  oldHash: string,
+  newHash: string,
+): Promise<boolean> {
+  const updated = await db
+    .update(transactionPins)
+    .set({ pinHash: newHash, updatedAt: new Date() })
+    .where(and(eq(transactionPins.accountId, accountId), eq(transactionPins.pinHash, oldHash)))
+    .returning({ accountId: transactionPins.accountId });
+  return updated.length > 0;
 }
 
 /** The account's password hash, for a PIN change that proves itself with the password (read-only). */

@@ -28,7 +28,8 @@ export const pinRoutes: FastifyPluginAsyncZod<CoreDeps> = async (app, deps) => {
       schema: {
         tags: ['wallet'],
         summary: 'Create the transaction PIN (4 digits, typed twice; not 0000, 1234 or 4321-style)',
-        description: 'Stored as an argon2id hash. 409 PIN_ALREADY_SET when one exists: change it instead.',
+        description:
+          'Stored as a keyed hash (HMAC-SHA256), never as typed. 409 PIN_ALREADY_SET when one exists: change it instead.',
         body: createPinSchema,
         response: {
           201: pinStatusSchema,
@@ -41,7 +42,7 @@ export const pinRoutes: FastifyPluginAsyncZod<CoreDeps> = async (app, deps) => {
     },
     async (request, reply) => {
       const session = await requireSession(request, 'business');
-      const status = await createPin(deps.db, session.account.id, request.body);
+      const status = await createPin(deps, session.account.id, request.body);
       return reply.status(201).send(status);
     },
   );
@@ -70,7 +71,7 @@ export const pinRoutes: FastifyPluginAsyncZod<CoreDeps> = async (app, deps) => {
     },
     async (request) => {
       const session = await requireSession(request, 'business');
-      return changePin(deps.db, session.account.id, request.body);
+      return changePin(deps, session.account.id, request.body);
     },
   );
 };

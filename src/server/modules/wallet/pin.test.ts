@@ -1,4 +1,5 @@
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import { createHmac, hkdfSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_PASSWORD } from '../../../../tests/fixtures/factories';
 import {
@@ -7,7 +8,10 @@ import {
   sameOrigin,
   type TestApp,
 } from '../../../../tests/fixtures/test-app';
+import { fundedBusiness, TEST_PIN } from '../../../../tests/fixtures/wallet';
 import { pinMessages } from '../../../shared/wallet/pin';
+import { hashPassword } from '../../lib/passwords';
+import { replacePinHash } from './pin.repository';
 import { assertPin } from './pin.service';
 
 /** The transaction PIN API (issue 5): create, change, status, the lock-out and the verify function. */
@@ -16,6 +20,9 @@ beforeAll(async () => {
   t = await createTestApp();
 });
 afterAll(() => t.close());
+
+/** What assertPin needs: the database and the key the PIN's hash is derived from. */
+const pinDeps = () => ({ db: t.database.db, config: t.config });
 
 type Requester = Awaited<ReturnType<typeof registerAndLogin>>['request'];
 
@@ -64,7 +71,7 @@ async function storedRow(accountId: string) {
 async function wrongTries(accountId: string, count: number, pin = '9999') {
   const results: { code: string; message: string; details?: Record<string, unknown> }[] = [];
   for (let i = 0; i < count; i += 1) {
-    const error = await assertPin(t.database.db, accountId, pin).then(
+    const error = await assertPin(pinDeps(), accountId, pin).then(
       () => null,
       (e: unknown) => e as { code: string; message: string; details?: Record<string, unknown> },
     );
@@ -75,7 +82,7 @@ async function wrongTries(accountId: string, count: number, pin = '9999') {
 }
 
 describe('POST /api/v1/wallet/pin', () => {
-  it('creates the PIN (201), stores an argon2id hash (never the PIN) and reports it in GET and the wallet', async () => {
+  it('creates the PIN (201), stores a keyed hash (never the PIN) and reports it in GET and the wallet', async () => {
     const b = await business();
     const before = await status(b.request);
     expect(before.json()).toEqual({ set: false, lockedUntil: null, attemptsLeft: 5, resetRequired: false });
@@ -89,7 +96,7 @@ describe('POST /api/v1/wallet/pin', () => {
     expect(res.body).not.toContain('2580');
 
     const row = await storedRow(b.account.id);
-    expect(row?.pin_hash).toMatch(/^\$argon2id\$/);
+    expect(row?.pin_hash).toMatch(/^hmac-sha256\$v1\$[0-9a-f]{64}$/);
     expect(row?.pin_hash).not.toContain('2580');
     expect((await status(b.request)).json()).toEqual({
       set: true,
@@ -100,7 +107,7 @@ describe('POST /api/v1/wallet/pin', () => {
     expect((await b.request({ method: 'GET', url: '/api/v1/wallet' })).json()).toMatchObject({
       pinSet: true,
     });
-    await expect(assertPin(t.database.db, b.account.id, '2580')).resolves.toBeUndefined();
+    await expect(assertPin(pinDeps(), b.account.id, '2580')).resolves.toBeUndefined();
   });
 
   it.each(['0000', '1111', '7777', '0123', '1234', '2345', '6789', '9876', '4321', '3210'])(
@@ -133,7 +140,7 @@ describe('POST /api/v1/wallet/pin', () => {
     const res = await createPin(b.request, '1357');
     expect(res.statusCode, res.body).toBe(409);
     expect(res.json()).toMatchObject({ code: 'PIN_ALREADY_SET' });
-    await expect(assertPin(t.database.db, b.account.id, '2580')).resolves.toBeUndefined();
+    await expect(assertPin(pinDeps(), b.account.id, '2580')).resolves.toBeUndefined();
   });
 
   it('a user (not a business) gets 403 on every PIN route', async () => {
@@ -183,8 +190,8 @@ describe('PUT /api/v1/wallet/pin', () => {
     const res = await changePin(b.request, { currentPin: '2580', newPin: '1357', confirmPin: '1357' });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toEqual({ set: true, lockedUntil: null, attemptsLeft: 5, resetRequired: false });
-    await expect(assertPin(t.database.db, b.account.id, '1357')).resolves.toBeUndefined();
-    await expect(assertPin(t.database.db, b.account.id, '2580')).rejects.toMatchObject({
+    await expect(assertPin(pinDeps(), b.account.id, '1357')).resolves.toBeUndefined();
+    await expect(assertPin(pinDeps(), b.account.id, '2580')).rejects.toMatchObject({
       code: 'PIN_INCORRECT',
     });
   });
@@ -197,7 +204,7 @@ describe('PUT /api/v1/wallet/pin', () => {
       confirmPin: '1357',
     });
     expect(res.statusCode, res.body).toBe(200);
-    await expect(assertPin(t.database.db, b.account.id, '1357')).resolves.toBeUndefined();
+    await expect(assertPin(pinDeps(), b.account.id, '1357')).resolves.toBeUndefined();
   });
 
   it('a wrong current PIN is 403 PIN_INCORRECT, counts toward the lock-out and changes nothing', async () => {
@@ -209,7 +216,7 @@ describe('PUT /api/v1/wallet/pin', () => {
       message: 'Wrong PIN. 4 tries left before withdrawals lock for 15 minutes.',
     });
     expect((await status(b.request)).json()).toMatchObject({ attemptsLeft: 4 });
-    await expect(assertPin(t.database.db, b.account.id, '2580')).resolves.toBeUndefined();
+    await expect(assertPin(pinDeps(), b.account.id, '2580')).resolves.toBeUndefined();
   });
 
   it('a wrong password is 403 and changes nothing', async () => {
@@ -221,7 +228,7 @@ describe('PUT /api/v1/wallet/pin', () => {
     });
     expect(res.statusCode, res.body).toBe(403);
     expect(res.json()).toMatchObject({ code: 'FORBIDDEN', message: 'That password is not correct.' });
-    await expect(assertPin(t.database.db, b.account.id, '2580')).resolves.toBeUndefined();
+    await expect(assertPin(pinDeps(), b.account.id, '2580')).resolves.toBeUndefined();
   });
 
   it('wrong passwords are rate limited after 5', async () => {
@@ -253,7 +260,7 @@ describe('PUT /api/v1/wallet/pin', () => {
     const codes = results.map((r) => r.statusCode);
     expect(codes.filter((c) => c === 403)).toHaveLength(5);
     expect(codes.filter((c) => c === 429)).toHaveLength(35);
-    await expect(assertPin(t.database.db, b.account.id, '2580')).resolves.toBeUndefined();
+    await expect(assertPin(pinDeps(), b.account.id, '2580')).resolves.toBeUndefined();
   });
 
   it('needs the current PIN or the password; the new PIN must be strong and typed twice', async () => {
@@ -273,7 +280,7 @@ describe('PUT /api/v1/wallet/pin', () => {
       'confirmPin',
       pinMessages.confirm,
     );
-    await expect(assertPin(t.database.db, b.account.id, '2580')).resolves.toBeUndefined();
+    await expect(assertPin(pinDeps(), b.account.id, '2580')).resolves.toBeUndefined();
   });
 
   it('changing before a PIN exists is 400 PIN_REQUIRED', async () => {
@@ -291,7 +298,7 @@ describe('PUT /api/v1/wallet/pin', () => {
 describe('assertPin and the lock-out', () => {
   it('no PIN yet → PIN_REQUIRED', async () => {
     const b = await business();
-    await expect(assertPin(t.database.db, b.account.id, '2580')).rejects.toMatchObject({
+    await expect(assertPin(pinDeps(), b.account.id, '2580')).rejects.toMatchObject({
       code: 'PIN_REQUIRED',
       status: 400,
     });
@@ -315,7 +322,7 @@ describe('assertPin and the lock-out', () => {
     expect(retry).toBeGreaterThan(14 * 60);
     expect(retry).toBeLessThanOrEqual(15 * 60);
 
-    await expect(assertPin(t.database.db, b.account.id, '2580')).rejects.toMatchObject({
+    await expect(assertPin(pinDeps(), b.account.id, '2580')).rejects.toMatchObject({
       code: 'PIN_LOCKED',
       status: 423,
     });
@@ -341,7 +348,7 @@ describe('assertPin and the lock-out', () => {
       "UPDATE transaction_pins SET locked_until = now() + interval '3 minutes 30 seconds' WHERE account_id = $1",
       [b.account.id],
     );
-    await expect(assertPin(t.database.db, b.account.id, '2580')).rejects.toMatchObject({
+    await expect(assertPin(pinDeps(), b.account.id, '2580')).rejects.toMatchObject({
       code: 'PIN_LOCKED',
       message: 'Too many wrong PINs. Withdrawals are locked for another 4 minutes.',
     });
@@ -363,7 +370,7 @@ describe('assertPin and the lock-out', () => {
     const [again] = await wrongTries(b.account.id, 1);
     expect(again?.code).toBe('PIN_INCORRECT');
     expect(again?.message).toContain('4 tries left');
-    await expect(assertPin(t.database.db, b.account.id, '2580')).resolves.toBeUndefined();
+    await expect(assertPin(pinDeps(), b.account.id, '2580')).resolves.toBeUndefined();
     const row = await storedRow(b.account.id);
     expect(row).toMatchObject({ failed_attempts: 0, locked_until: null });
   });
@@ -371,7 +378,7 @@ describe('assertPin and the lock-out', () => {
   it('a right PIN forgets earlier wrong tries', async () => {
     const b = await businessWithPin('2580');
     await wrongTries(b.account.id, 4);
-    await expect(assertPin(t.database.db, b.account.id, '2580')).resolves.toBeUndefined();
+    await expect(assertPin(pinDeps(), b.account.id, '2580')).resolves.toBeUndefined();
     expect((await status(b.request)).json()).toMatchObject({ attemptsLeft: 5 });
     const [next] = await wrongTries(b.account.id, 1);
     expect(next?.code).toBe('PIN_INCORRECT');
@@ -380,13 +387,13 @@ describe('assertPin and the lock-out', () => {
   it('concurrent wrong tries are all counted', async () => {
     const b = await businessWithPin('2580');
     const results = await Promise.allSettled(
-      Array.from({ length: 7 }, () => assertPin(t.database.db, b.account.id, '9999')),
+      Array.from({ length: 7 }, () => assertPin(pinDeps(), b.account.id, '9999')),
     );
     const codes = results.map((r) => (r.status === 'rejected' ? (r.reason as { code: string }).code : 'ok'));
     expect(codes.filter((c) => c === 'PIN_INCORRECT')).toHaveLength(4);
     expect(codes.filter((c) => c === 'PIN_LOCKED')).toHaveLength(3);
     expect((await status(b.request)).json()).toMatchObject({ attemptsLeft: 0 });
-    await expect(assertPin(t.database.db, b.account.id, '2580')).rejects.toMatchObject({
+    await expect(assertPin(pinDeps(), b.account.id, '2580')).rejects.toMatchObject({
       code: 'PIN_LOCKED',
     });
   });
@@ -401,14 +408,128 @@ describe('assertPin and the lock-out', () => {
     });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toEqual({ set: true, lockedUntil: null, attemptsLeft: 5, resetRequired: false });
-    await expect(assertPin(t.database.db, b.account.id, '1357')).resolves.toBeUndefined();
+    await expect(assertPin(pinDeps(), b.account.id, '1357')).resolves.toBeUndefined();
   });
 
   it('one business’s wrong tries never touch another’s PIN', async () => {
     const a = await businessWithPin('2580');
     const other = await businessWithPin('2580');
     await wrongTries(a.account.id, 5);
-    await expect(assertPin(t.database.db, other.account.id, '2580')).resolves.toBeUndefined();
+    await expect(assertPin(pinDeps(), other.account.id, '2580')).resolves.toBeUndefined();
+  });
+});
+
+describe('how the PIN is stored (issue 14)', () => {
+  /** The stored form worked out here on its own: HMAC-SHA256 of "<account id>:<PIN>" under the PIN's own key. */
+  function expectedHash(accountId: string, pin: string): string {
+    const key = Buffer.from(
+      hkdfSync(
+        'sha256',
+        Buffer.from(t.config.CODE_ENCRYPTION_KEY),
+        Buffer.alloc(0),
+        'giftmart transaction PIN v1',
+        32,
+      ),
+    );
+    return `hmac-sha256$v1$${createHmac('sha256', key).update(`${accountId}:${pin}`).digest('hex')}`;
+  }
+
+  /** A PIN set before issue 14: an argon2id hash written straight into the table. */
+  async function giveLegacyPin(accountId: string, pin = TEST_PIN): Promise<string> {
+    const legacy = await hashPassword(pin);
+    await t.database.pool.query('INSERT INTO transaction_pins (account_id, pin_hash) VALUES ($1, $2)', [
+      accountId,
+      legacy,
+    ]);
+    return legacy;
+  }
+
+  function withdraw(b: { request: Requester }, pin: string) {
+    return b.request({ method: 'POST', url: '/api/v1/withdrawals', payload: { amount: 100_000, pin } });
+  }
+
+  it('a new or changed PIN is stored as hmac-sha256$v1$ under its own key (not the raw key), never the PIN', async () => {
+    const b = await businessWithPin('2580');
+    const created = (await storedRow(b.account.id))!.pin_hash;
+    expect(created).toBe(expectedHash(b.account.id, '2580'));
+    expect(created).not.toContain('2580');
+    const rawKey = createHmac('sha256', t.config.CODE_ENCRYPTION_KEY)
+      .update(`${b.account.id}:2580`)
+      .digest('hex');
+    expect(created).not.toContain(rawKey);
+
+    const withPin = await changePin(b.request, { currentPin: '2580', newPin: '1357', confirmPin: '1357' });
+    expect(withPin.statusCode, withPin.body).toBe(200);
+    expect((await storedRow(b.account.id))!.pin_hash).toBe(expectedHash(b.account.id, '1357'));
+
+    const withPassword = await changePin(b.request, {
+      password: DEFAULT_PASSWORD,
+      newPin: '3691',
+      confirmPin: '3691',
+    });
+    expect(withPassword.statusCode, withPassword.body).toBe(200);
+    expect((await storedRow(b.account.id))!.pin_hash).toBe(expectedHash(b.account.id, '3691'));
+    await expect(assertPin(pinDeps(), b.account.id, '3691')).resolves.toBeUndefined();
+  });
+
+  it('two businesses with the same PIN have different stored hashes', async () => {
+    const a = await businessWithPin('2580');
+    const b = await businessWithPin('2580');
+    const hashA = (await storedRow(a.account.id))!.pin_hash;
+    const hashB = (await storedRow(b.account.id))!.pin_hash;
+    expect(hashA).toMatch(/^hmac-sha256\$v1\$/);
+    expect(hashB).toMatch(/^hmac-sha256\$v1\$/);
+    expect(hashA).not.toBe(hashB);
+  });
+
+  it('a legacy argon2id PIN pays a withdrawal and is then stored in the HMAC form, which keeps working', async () => {
+    const b = await fundedBusiness(t, 500_000n, { pin: false });
+    const legacy = await giveLegacyPin(b.id);
+    expect(legacy).toMatch(/^\$argon2id\$/);
+
+    const first = await withdraw(b, TEST_PIN);
+    expect(first.statusCode, first.body).toBe(201);
+    expect(await storedRow(b.id)).toMatchObject({
+      pin_hash: expectedHash(b.id, TEST_PIN),
+      failed_attempts: 0,
+    });
+
+    const second = await withdraw(b, TEST_PIN);
+    expect(second.statusCode, second.body).toBe(201);
+    const wrong = await withdraw(b, '1357');
+    expect(wrong.statusCode, wrong.body).toBe(403);
+    expect(wrong.json()).toMatchObject({ code: 'PIN_INCORRECT' });
+  });
+
+  it('a wrong PIN against a legacy hash is refused and counted, and the legacy hash stays', async () => {
+    const b = await fundedBusiness(t, 500_000n, { pin: false });
+    const legacy = await giveLegacyPin(b.id);
+
+    const res = await withdraw(b, '1357');
+    expect(res.statusCode, res.body).toBe(403);
+    expect(res.json()).toMatchObject({ code: 'PIN_INCORRECT', details: { attemptsLeft: 4 } });
+    const results = await wrongTries(b.id, 4, '9999');
+    expect(results.map((r) => r.code)).toEqual([
+      'PIN_INCORRECT',
+      'PIN_INCORRECT',
+      'PIN_INCORRECT',
+      'PIN_LOCKED',
+    ]);
+    expect((await storedRow(b.id))!.pin_hash).toBe(legacy);
+    await expect(assertPin(pinDeps(), b.id, TEST_PIN)).rejects.toMatchObject({ code: 'PIN_LOCKED' });
+    expect((await storedRow(b.id))!.pin_hash).toBe(legacy);
+  });
+
+  it('the move to the HMAC form replaces only the exact old hash, never a PIN changed in the meantime', async () => {
+    const b = await businessWithPin('2580');
+    const current = (await storedRow(b.account.id))!.pin_hash;
+    const staleLegacy = await hashPassword('2580');
+    expect(await replacePinHash(t.database.db, b.account.id, staleLegacy, 'hmac-sha256$v1$other')).toBe(
+      false,
+    );
+    expect((await storedRow(b.account.id))!.pin_hash).toBe(current);
+    expect(await replacePinHash(t.database.db, b.account.id, current, 'hmac-sha256$v1$other')).toBe(true);
+    expect((await storedRow(b.account.id))!.pin_hash).toBe('hmac-sha256$v1$other');
   });
 });
 
@@ -457,12 +578,12 @@ describe('repeated lock-outs block the PIN (issue 12, hole 10)', () => {
     });
 
     // No waiting it out: the right PIN is refused now, and an hour (or a day) later too.
-    await expect(assertPin(t.database.db, b.account.id, '2580')).rejects.toMatchObject({
+    await expect(assertPin(pinDeps(), b.account.id, '2580')).rejects.toMatchObject({
       code: 'PIN_RESET_REQUIRED',
       status: 423,
     });
     await expireLock(b.account.id);
-    await expect(assertPin(t.database.db, b.account.id, '2580')).rejects.toMatchObject({
+    await expect(assertPin(pinDeps(), b.account.id, '2580')).rejects.toMatchObject({
       code: 'PIN_RESET_REQUIRED',
     });
     expect((await status(b.request)).json()).toEqual({
@@ -494,7 +615,7 @@ describe('repeated lock-outs block the PIN (issue 12, hole 10)', () => {
     });
     expect(reset.statusCode, reset.body).toBe(200);
     expect(reset.json()).toEqual({ set: true, lockedUntil: null, attemptsLeft: 5, resetRequired: false });
-    await expect(assertPin(t.database.db, b.account.id, '1357')).resolves.toBeUndefined();
+    await expect(assertPin(pinDeps(), b.account.id, '1357')).resolves.toBeUndefined();
     // The new PIN starts with a clean history: its first lock-out is an ordinary 15-minute lock.
     expect((await lockOut(b.account.id)).code).toBe('PIN_LOCKED');
     expect(await alerts(b.account.id)).toHaveLength(1);
@@ -503,9 +624,9 @@ describe('repeated lock-outs block the PIN (issue 12, hole 10)', () => {
   it('a right PIN between lock-outs does not forget them', async () => {
     const b = await businessWithPin('2580');
     await lockOut(b.account.id);
-    await expect(assertPin(t.database.db, b.account.id, '2580')).resolves.toBeUndefined();
+    await expect(assertPin(pinDeps(), b.account.id, '2580')).resolves.toBeUndefined();
     await lockOut(b.account.id);
-    await expect(assertPin(t.database.db, b.account.id, '2580')).resolves.toBeUndefined();
+    await expect(assertPin(pinDeps(), b.account.id, '2580')).resolves.toBeUndefined();
     const third = await wrongTries(b.account.id, 5);
     expect(third[4]?.code).toBe('PIN_RESET_REQUIRED');
   });

@@ -106,7 +106,7 @@ export async function requestWithdrawal(
       ? notFound('That bank account')
       : new AppError('BANK_ACCOUNT_REQUIRED', 'Add a default bank account before you withdraw.');
   }
-  await assertPin(deps.db, businessId, input.pin);
+  await assertPin(deps, businessId, input.pin);
 
   const amount = BigInt(input.amount);
   let created: WithdrawalRow & { replayed?: boolean };
