@@ -1,12 +1,13 @@
 import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
-import helmet from '@fastify/helmet';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type { Db } from './db/client';
 import type { Config } from './env';
+import { lazyChildLogger } from './lib/lazy-logger';
+import { registerSecurityHeaders } from './plugins/security-headers';
 import { accountRoutes } from './modules/accounts/accounts.routes';
 import { resolveToken } from './modules/accounts/accounts.service';
 import { profileRoutes } from './modules/accounts/profile.routes';
@@ -87,6 +88,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     trustProxy: typeof config.TRUST_PROXY === 'number' ? trustHops(config.TRUST_PROXY) : config.TRUST_PROXY,
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
+    childLoggerFactory: lazyChildLogger,
     bodyLimit: 1024 * 1024,
     // Errors Fastify and Node raise before any route runs answer in the API's shape too (issue 12).
     frameworkErrors: sendError,
@@ -96,11 +98,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
-  app.addHook('onSend', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    done();
   });
 
-  await app.register(helmet, {
+  await app.register(registerSecurityHeaders, {
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
