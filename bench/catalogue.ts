@@ -1,18 +1,35 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type pg from 'pg';
 import { connectDatabase, runMigrations } from '../src/server/db/client';
 import { startEmbeddedPostgres } from '../src/server/db/embedded';
-import { load, startProcess, stopProcess, waitForUrl } from './load';
+import { load, startProcess, stopProcess, waitForUrl, type LoadResult } from './load';
+import { peakRssDuring, recordPath, recordResult } from './results';
 
 /**
- * Issue 3: GET /api/v1/gift-cards (first page) with 100,000 cards in the database, 32 connections, next to
- * a bare Fastify route answering the same JSON from memory (the framework's ceiling here).
+ * Issues 3 and 14: GET /api/v1/gift-cards, 32 connections, next to a bare Fastify route answering the same
+ * JSON from memory (the framework's ceiling here): the first page and a search with 100,000 cards, and the
+ * first page with 1,000 and with 1,000,000 cards (the growth ratio). The app keeps running while the
+ * database grows, as a real catalogue would; every top-up is announced to its cache like any change.
  */
-const CARDS = 100_000;
 const BUSINESSES = 1_000;
 const APP_PORT = 3320;
 const BARE_PORT = 3321;
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+/** CATALOGUE_SIZES=1000,100000 for a shorter run (the growth ratio needs 1,000 and 1,000,000). */
+const SIZES = (process.env.CATALOGUE_SIZES ?? '1000,100000,1000000').split(',').map(Number);
+const SEARCH = 'Bench Business 7'; // matches 111 of the 1,000 businesses
+
+async function topUp(pool: pg.Pool, from: number, to: number): Promise<void> {
+  await pool.query(`
+    INSERT INTO gift_cards (business_id, unique_id, amount, currency, colour, created_at)
+    SELECT b.ids[1 + g % ${BUSINESSES}], 'BEN-' || upper(substr(md5(g::text), 1, 4)) || '-' || lpad(g::text, 7, '0'),
+           (1 + g % 500) * 100000, 'NGN', '#4f46e5', now() - make_interval(secs => g)
+    FROM generate_series(${from + 1}, ${to}) g,
+         (SELECT array_agg(id ORDER BY name) AS ids FROM accounts WHERE role = 'business' AND name LIKE 'Bench Business %') b`);
+  await pool.query('VACUUM ANALYZE gift_cards');
+}
 
 export async function benchCatalogue(): Promise<Record<string, string>> {
   const dataDir = path.resolve('data/bench-catalogue');
@@ -23,23 +40,16 @@ export async function benchCatalogue(): Promise<Record<string, string>> {
   const url = process.env.DATABASE_URL ?? embedded!.url;
   const database = connectDatabase(url, { max: 2 });
   await runMigrations(database.db);
-  // Businesses and cards straight in SQL: the benchmark is about reading them.
   await database.pool.query(`
     INSERT INTO accounts (role, name, email, phone, password_hash)
-    SELECT 'business', 'Bench Business ' || g || ' ' || md5(random()::text), 'bench-' || g || '-' || md5(random()::text) || '@example.test',
+    SELECT 'business', 'Bench Business ' || g, 'bench-' || g || '-' || md5(random()::text) || '@example.test',
            '+2348030000000', 'not-a-real-hash'
     FROM generate_series(1, ${BUSINESSES}) g`);
-  await database.pool.query(`
-    INSERT INTO gift_cards (business_id, unique_id, amount, currency, colour, created_at)
-    SELECT b.id, 'BEN-' || upper(substr(md5(g::text || random()::text), 1, 4)) || '-' || lpad(g::text, 6, '0'),
-           (1 + g % 500) * 100000, 'NGN', '#4f46e5', now() - make_interval(secs => g)
-    FROM generate_series(1, ${CARDS}) g
-    JOIN LATERAL (SELECT id FROM accounts WHERE role = 'business' AND name LIKE 'Bench Business %' OFFSET (g % ${BUSINESSES}) LIMIT 1) b ON true`);
-  await database.pool.query('ANALYZE');
-  const total = (await database.pool.query('SELECT count(*)::int AS n FROM gift_cards')).rows[0].n as number;
-  await database.close();
 
-  const app = startProcess('node', ['dist/server/server.js'], {
+  // CATALOGUE_PROFILE=<dir>: the app runs with --cpu-prof and writes its profile there when it stops.
+  const profile = process.env.CATALOGUE_PROFILE;
+  const nodeArgs = profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [];
+  const app = startProcess('node', [...nodeArgs, 'dist/server/server.js'], {
     PORT: String(APP_PORT),
     DATABASE_URL: url,
     LOG_LEVEL: 'warn',
@@ -51,33 +61,100 @@ export async function benchCatalogue(): Promise<Record<string, string>> {
     DATA_DIR: dataDir,
   });
   const appUrl = `http://127.0.0.1:${APP_PORT}/api/v1/gift-cards`;
+  const searchPath = `?q=${encodeURIComponent(SEARCH)}`;
+  const results: Record<string, string> = {};
+  const firstPageRates = new Map<number, number>();
   let bare: ReturnType<typeof startProcess> | undefined;
+  let cards = 0;
   try {
     await waitForUrl(appUrl);
-    const body = await (await fetch(appUrl)).text();
-    const bodyFile = path.join(os.tmpdir(), 'giftmart-bench-catalogue.json');
-    writeFileSync(bodyFile, body);
-    bare = startProcess('node', ['bench/bare-server.mjs'], { PORT: String(BARE_PORT), BODY_FILE: bodyFile });
-    const bareUrl = `http://127.0.0.1:${BARE_PORT}/api/v1/gift-cards`;
-    await waitForUrl(bareUrl);
+    for (const size of SIZES) {
+      await topUp(database.pool, cards, size);
+      cards = size;
+      const label = `${size.toLocaleString('en')} cards`;
+      await load(appUrl, { seconds: 2 }); // warm up (and the cache has heard of the top-up by now)
+      const { result: first, rssMb } = await peakRssDuring(app, () => load(appUrl, { seconds: SECONDS }));
+      firstPageRates.set(size, first.requestsPerSecond);
+      results[`first page, ${label}: requests/s`] = String(first.requestsPerSecond);
+      results[`first page, ${label}: p99`] = `${first.p99Ms} ms`;
+      results[`app RSS peak, ${label}`] = `${rssMb} MiB`;
+      results[`first page, ${label}: errors / non-2xx`] = `${first.errors} / ${first.non2xx}`;
+      if (size !== 100_000) continue;
 
-    await load(appUrl, { seconds: 3 }); // warm up
-    const real = await load(appUrl);
-    const ceiling = await load(bareUrl);
-    return {
-      'cards in the database': total.toLocaleString('en'),
-      'first page size (bytes)': String(Buffer.byteLength(body)),
-      'GET /api/v1/gift-cards: requests/s': String(real.requestsPerSecond),
-      'GET /api/v1/gift-cards: p99 latency': `${real.p99Ms} ms`,
-      'bare Fastify, same JSON from memory: requests/s': String(ceiling.requestsPerSecond),
-      'bare Fastify: p99 latency': `${ceiling.p99Ms} ms`,
-      'ratio (real / ceiling)': `${((real.requestsPerSecond / ceiling.requestsPerSecond) * 100).toFixed(0)} %`,
-      'errors / non-2xx': `${real.errors + ceiling.errors} / ${real.non2xx + ceiling.non2xx}`,
-    };
+      // The yardstick: the same two bodies from a bare Fastify route.
+      const body = await (await fetch(appUrl)).text();
+      const searchBody = await (await fetch(appUrl + searchPath)).text();
+      const bodyFile = path.join(os.tmpdir(), 'giftmart-bench-catalogue.json');
+      const searchFile = path.join(os.tmpdir(), 'giftmart-bench-catalogue-search.json');
+      writeFileSync(bodyFile, body);
+      writeFileSync(searchFile, searchBody);
+      results['first page / search page size (bytes)'] =
+        `${Buffer.byteLength(body)} / ${Buffer.byteLength(searchBody)}`;
+      await load(appUrl + searchPath, { seconds: 2 });
+      const { result: search, rssMb: searchRss } = await peakRssDuring(app, () =>
+        load(appUrl + searchPath, { seconds: SECONDS }),
+      );
+      bare = startProcess('node', ['bench/bare-server.mjs'], {
+        PORT: String(BARE_PORT),
+        BODY_FILE: bodyFile,
+        SEARCH_FILE: searchFile,
+      });
+      const bareUrl = `http://127.0.0.1:${BARE_PORT}/api/v1/gift-cards`;
+      await waitForUrl(bareUrl);
+      await load(bareUrl, { seconds: 2 });
+      const ceiling = await load(bareUrl, { seconds: SECONDS });
+      const searchCeiling = await load(bareUrl + searchPath, { seconds: SECONDS });
+      await stopProcess(bare);
+      bare = undefined;
+      Object.assign(results, report('search', search, searchCeiling, searchRss));
+      Object.assign(results, report('bare first page', ceiling));
+      Object.assign(
+        results,
+        recordPath(
+          'catalogue',
+          {
+            rate: first.requestsPerSecond,
+            anchorName: 'bare Fastify route, same JSON',
+            anchorRate: ceiling.requestsPerSecond,
+            p99Ms: first.p99Ms,
+            rssMb: Math.max(rssMb, searchRss),
+          },
+          {
+            search: {
+              rate: search.requestsPerSecond,
+              anchorRate: searchCeiling.requestsPerSecond,
+              ratio: Number((search.requestsPerSecond / searchCeiling.requestsPerSecond).toFixed(3)),
+              p99Ms: search.p99Ms,
+            },
+          },
+        ),
+      );
+      results['search: ratio (rate ÷ bare)'] =
+        `${((search.requestsPerSecond / searchCeiling.requestsPerSecond) * 100).toFixed(0)} %`;
+    }
+    const small = firstPageRates.get(1_000);
+    const large = firstPageRates.get(1_000_000);
+    if (small && large) {
+      const growth = Number((large / small).toFixed(2));
+      results['first page with 1,000,000 ÷ with 1,000 cards'] = String(growth);
+      recordResult('growth', { catalogue: growth });
+    }
+    return results;
   } finally {
     if (bare) await stopProcess(bare);
     await stopProcess(app);
+    await database.close();
     await embedded?.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+function report(name: string, run: LoadResult, ceiling?: LoadResult, rssMb?: number): Record<string, string> {
+  return {
+    [`${name}: requests/s`]: String(run.requestsPerSecond),
+    [`${name}: p99`]: `${run.p99Ms} ms`,
+    ...(ceiling ? { [`${name}, bare route: requests/s`]: String(ceiling.requestsPerSecond) } : {}),
+    ...(rssMb ? { [`${name}: app RSS peak`]: `${rssMb} MiB` } : {}),
+    [`${name}: errors / non-2xx`]: `${run.errors} / ${run.non2xx}`,
+  };
 }

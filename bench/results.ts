@@ -68,3 +68,19 @@ export async function peakRssDuring<T>(
     clearInterval(timer);
   }
 }
+
+/**
+ * Records one path's figures under `key` (issue 14's shape) and answers the table rows for its ratio.
+ * `anchorRate` is the yardstick measured in the same run (a string when the tool printed no number).
+ */
+export function recordPath(
+  key: string,
+  figures: { rate: number; anchorName: string; anchorRate: number | string; p99Ms: number; rssMb: number },
+  extra: Record<string, unknown> = {},
+): Record<string, string> {
+  const anchor = typeof figures.anchorRate === 'number' ? figures.anchorRate : Number(figures.anchorRate);
+  if (!Number.isFinite(anchor) || anchor <= 0) return { [`${key}: ratio`]: 'not measured (no anchor)' };
+  const ratio = Number((figures.rate / anchor).toFixed(3));
+  recordResult(key, { ...figures, anchorRate: anchor, ratio, ...extra });
+  return { [`${key}: ratio (rate ÷ ${figures.anchorName})`]: `${(ratio * 100).toFixed(0)} %` };
+}
