@@ -46,10 +46,7 @@ export async function benchCatalogue(): Promise<Record<string, string>> {
            '+2348030000000', 'not-a-real-hash'
     FROM generate_series(1, ${BUSINESSES}) g`);
 
-  // CATALOGUE_PROFILE=<dir>: the app runs with --cpu-prof and writes its profile there when it stops.
-  const profile = process.env.CATALOGUE_PROFILE;
-  const nodeArgs = profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [];
-  const app = startProcess('node', [...nodeArgs, 'dist/server/server.js'], {
+  const app = startProcess('node', ['dist/server/server.js'], {
     PORT: String(APP_PORT),
     DATABASE_URL: url,
     LOG_LEVEL: 'warn',

@@ -26,8 +26,24 @@ export async function load(
   };
 }
 
+/**
+ * Starts a process for a benchmark. BENCH_CPU_PROFILE=<dir> runs the app's server (dist/server/server.js)
+ * with --cpu-prof, writing its profile there when it stops (open it in Chrome's DevTools);
+ * BENCH_QUERY_TIMING=<file> has it time every statement into that file.
+ */
 export function startProcess(command: string, args: string[], env: Record<string, string>): ChildProcess {
-  return spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+  const profile = process.env.BENCH_CPU_PROFILE;
+  const profiled =
+    profile && command === 'node' && args.at(-1) === 'dist/server/server.js'
+      ? ['--cpu-prof', `--cpu-prof-dir=${profile}`, ...args]
+      : args;
+  // BENCH_QUERY_TIMING=<file>: the server times every statement (src/server/db/query-timing.ts) into it.
+  const timing = process.env.BENCH_QUERY_TIMING;
+  const timed = timing && args.at(-1) === 'dist/server/server.js' ? { PG_QUERY_TIMING: timing } : {};
+  return spawn(command, profiled, {
+    env: { ...process.env, ...env, ...timed },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
 }
 
 export async function waitForUrl(url: string, timeoutMs = 60_000): Promise<void> {

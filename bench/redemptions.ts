@@ -5,6 +5,7 @@ import { connectDatabase, runMigrations } from '../src/server/db/client';
 import { startEmbeddedPostgres } from '../src/server/db/embedded';
 import { startProcess, stopProcess, waitForUrl } from './load';
 import { pgbenchTps } from './purchases';
+import { peakRssDuring, recordPath } from './results';
 
 /**
  * Issue 10: redemptions per second with 32 tills on 32 cards (32 businesses, each with one large card sold
@@ -18,7 +19,7 @@ import { pgbenchTps } from './purchases';
  */
 const PORT = 3350;
 const TILLS = 32;
-const SECONDS = 10;
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CARD_VALUE = 100_000_000; // ₦1,000,000: the largest card a business may design by default
 const REDEEM = 100; // ₦1.00 a time
 const SESSION_SECRET = 'bench-session-secret-bench-session-secret';
@@ -119,36 +120,47 @@ export async function benchRedemptions(): Promise<Record<string, string>> {
     let firstFailure = '';
     const until = Date.now() + SECONDS * 1000;
     const started = performance.now();
-    await Promise.all(
-      tills.map(async (till) => {
-        while (Date.now() < until) {
-          const sent = performance.now();
-          const res = await fetch(`${base}/api/v1/redemptions`, {
-            method: 'POST',
-            headers: {
-              'content-type': 'application/json',
-              origin: base,
-              cookie: till.cookie,
-              'x-forwarded-for': till.ip,
-              'idempotency-key': randomUUID(),
-            },
-            body: JSON.stringify({ code: till.code, amount: REDEEM, reference: 'bench' }),
-          });
-          const text = await res.text();
-          if (res.status === 201) latencies.push(performance.now() - sent);
-          else {
-            failed += 1;
-            firstFailure ||= `${res.status} ${text.slice(0, 120)}`;
+    const { rssMb } = await peakRssDuring(app, () =>
+      Promise.all(
+        tills.map(async (till) => {
+          while (Date.now() < until) {
+            const sent = performance.now();
+            const res = await fetch(`${base}/api/v1/redemptions`, {
+              method: 'POST',
+              headers: {
+                'content-type': 'application/json',
+                origin: base,
+                cookie: till.cookie,
+                'x-forwarded-for': till.ip,
+                'idempotency-key': randomUUID(),
+              },
+              body: JSON.stringify({ code: till.code, amount: REDEEM, reference: 'bench' }),
+            });
+            const text = await res.text();
+            if (res.status === 201) latencies.push(performance.now() - sent);
+            else {
+              failed += 1;
+              firstFailure ||= `${res.status} ${text.slice(0, 120)}`;
+            }
           }
-        }
-      }),
+        }),
+      ),
     );
     const elapsed = (performance.now() - started) / 1000;
     latencies.sort((a, b) => a - b);
     const perSecond = Math.round(latencies.length / elapsed);
     const tps = pgbenchTps(embedded.url);
     const numeric = Number(tps);
+    const p99Ms = Math.round(latencies[Math.floor(latencies.length * 0.99)] ?? 0);
     return {
+      ...recordPath('redemptions', {
+        rate: perSecond,
+        anchorName: 'pgbench TPC-B -c 32',
+        anchorRate: tps,
+        p99Ms,
+        rssMb,
+      }),
+      'app RSS peak under load': `${rssMb} MiB`,
       [`redemptions/s (${TILLS} tills on ${TILLS} cards)`]: String(perSecond),
       'redemption p50': `${Math.round(latencies[Math.floor(latencies.length * 0.5)] ?? 0)} ms`,
       'redemption p99': `${Math.round(latencies[Math.floor(latencies.length * 0.99)] ?? 0)} ms`,

@@ -7,6 +7,7 @@ import { connectDatabase, runMigrations } from '../src/server/db/client';
 import { startEmbeddedPostgres } from '../src/server/db/embedded';
 import { startProcess, stopProcess, waitForUrl } from './load';
 import { pgbenchTps } from './purchases';
+import { peakRssDuring, recordPath } from './results';
 
 /**
  * Issue 5: withdrawals requested per second by 32 concurrent businesses (each: PIN check, wallet lock,
@@ -14,7 +15,7 @@ import { pgbenchTps } from './purchases';
  */
 const PORT = 3340;
 const BUSINESSES = 32;
-const SECONDS = 10;
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 
 export async function benchWithdrawals(): Promise<Record<string, string>> {
   const dataDir = path.resolve('data/bench-withdrawals');
@@ -100,26 +101,37 @@ export async function benchWithdrawals(): Promise<Record<string, string>> {
     const latencies: number[] = [];
     let errors = 0;
     const until = Date.now() + SECONDS * 1000;
-    await Promise.all(
-      cookies.map(async (cookie) => {
-        while (Date.now() < until) {
-          const started = performance.now();
-          const res = await fetch(`${base}/api/v1/withdrawals`, {
-            method: 'POST',
-            headers: { ...headers(cookie), 'idempotency-key': randomUUID() },
-            body: JSON.stringify({ amount: 100_000, pin: '2580' }),
-          });
-          await res.arrayBuffer();
-          if (res.status === 201) latencies.push(performance.now() - started);
-          else errors += 1;
-        }
-      }),
+    const { rssMb } = await peakRssDuring(app, () =>
+      Promise.all(
+        cookies.map(async (cookie) => {
+          while (Date.now() < until) {
+            const started = performance.now();
+            const res = await fetch(`${base}/api/v1/withdrawals`, {
+              method: 'POST',
+              headers: { ...headers(cookie), 'idempotency-key': randomUUID() },
+              body: JSON.stringify({ amount: 100_000, pin: '2580' }),
+            });
+            await res.arrayBuffer();
+            if (res.status === 201) latencies.push(performance.now() - started);
+            else errors += 1;
+          }
+        }),
+      ),
     );
     latencies.sort((a, b) => a - b);
     const perSecond = Math.round(latencies.length / SECONDS);
     const tps = pgbenchTps(embedded.url);
     const numeric = Number(tps);
+    const p99Ms = Math.round(latencies[Math.floor(latencies.length * 0.99)] ?? 0);
     return {
+      ...recordPath('withdrawals', {
+        rate: perSecond,
+        anchorName: 'pgbench TPC-B -c 32',
+        anchorRate: tps,
+        p99Ms,
+        rssMb,
+      }),
+      'app RSS peak under load': `${rssMb} MiB`,
       'withdrawals/s (32 businesses)': String(perSecond),
       'withdrawal p99': `${Math.round(latencies[Math.floor(latencies.length * 0.99)] ?? 0)} ms`,
       'completed / failed': `${latencies.length} / ${errors}`,
