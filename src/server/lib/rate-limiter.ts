@@ -18,16 +18,25 @@ export interface Limit {
  * before any of them is counted: of N at once, exactly `max` get through.
  */
 export async function consume(db: DbOrTx, limits: Limit[], message: string): Promise<void> {
+  if (limits.length === 0) return;
+  const keys = limits.map((l) => l.key);
+  if (new Set(keys).size !== keys.length) throw new Error('a limit key appears twice in one consume');
+  // Every limit in one statement (issue 14: one round trip and one commit instead of one per limit), the
+  // rows taken in key order so two requests sharing keys can never lock them in opposite orders.
+  const result = await db.execute<{ key: string; hits: number; retry: number }>(sql`
+    INSERT INTO rate_limits (key, hits, reset_at)
+    SELECT l.key, 1, now() + make_interval(secs => l.window_seconds)
+      FROM jsonb_to_recordset(${JSON.stringify(
+        limits.map((l) => ({ key: l.key, window_seconds: Math.trunc(l.windowSeconds) })),
+      )}::jsonb) AS l(key text, window_seconds int)
+     ORDER BY l.key
+    ON CONFLICT (key) DO UPDATE SET
+      hits = CASE WHEN rate_limits.reset_at <= now() THEN 1 ELSE rate_limits.hits + 1 END,
+      reset_at = CASE WHEN rate_limits.reset_at <= now() THEN EXCLUDED.reset_at ELSE rate_limits.reset_at END
+    RETURNING key, hits, ceil(extract(epoch FROM reset_at - now()))::int AS retry`);
   let retryAfter = 0;
-  for (const limit of limits) {
-    const result = await db.execute<{ hits: number; retry: number }>(sql`
-      INSERT INTO rate_limits (key, hits, reset_at)
-      VALUES (${limit.key}, 1, now() + make_interval(secs => ${limit.windowSeconds}))
-      ON CONFLICT (key) DO UPDATE SET
-        hits = CASE WHEN rate_limits.reset_at <= now() THEN 1 ELSE rate_limits.hits + 1 END,
-        reset_at = CASE WHEN rate_limits.reset_at <= now() THEN EXCLUDED.reset_at ELSE rate_limits.reset_at END
-      RETURNING hits, ceil(extract(epoch FROM reset_at - now()))::int AS retry`);
-    const row = result.rows[0]!;
+  for (const row of result.rows) {
+    const limit = limits.find((l) => l.key === row.key)!;
     if (row.hits > limit.max) retryAfter = Math.max(retryAfter, Math.max(1, row.retry));
   }
   if (retryAfter > 0) throw rateLimited(message, retryAfter);
