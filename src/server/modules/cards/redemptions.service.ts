@@ -151,6 +151,7 @@ export async function redeem(
     all: input.all ?? false,
     reference: input.reference ?? null,
   });
+  let made: Redemption | undefined;
   const result = await withIdempotency(deps, caller.businessId, idempotencyKey, hash, async () => {
     return await deps.db.transaction(async (tx) => {
       const card = await lockCardByCodeHash(tx, codeHash);
@@ -184,9 +185,26 @@ export async function redeem(
         status: balanceAfter === 0n ? 'redeemed' : 'active',
       });
       await tellHolder(tx, card, caller.businessName, 'used', amount, balanceAfter);
+      // The answer is known here (issue 14: reading it back cost two more round trips); a replay reads it.
+      made = {
+        id: activity.id,
+        kind: 'redeem',
+        amount: money(amount, card.currency),
+        balanceAfter: money(balanceAfter, card.currency),
+        purchasedCardId: card.id,
+        reference: activity.reference,
+        codeLast4: card.codeLast4,
+        businessName: caller.businessName,
+        reversedAt: null,
+        reversibleUntil: new Date(
+          activity.createdAt.getTime() + REVERSAL_WINDOW_HOURS * HOUR_MS,
+        ).toISOString(),
+        createdAt: activity.createdAt.toISOString(),
+      };
       return activity.id;
     });
   });
+  if (made && !result.replayed && made.id === result.id) return { redemption: made, replayed: false };
   const redemption = await getRedemption(deps, caller.businessId, result.id);
   return { redemption, replayed: result.replayed };
 }

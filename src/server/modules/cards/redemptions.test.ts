@@ -94,6 +94,21 @@ describe('redeeming at the till', () => {
     expect(alerts.rows[0].body).toContain('₦7,500.00');
   });
 
+  it('answers a redemption exactly as reading it back does (with and without a reference)', async () => {
+    const { seller, card } = await soldCard(1_000_000);
+    for (const body of [
+      { code: card.code, amount: 1_000, reference: 'TILL-2 #9' },
+      { code: card.code, amount: 2_000 },
+    ]) {
+      const made = await redeem(seller, body);
+      expect(made.statusCode, made.body).toBe(201);
+      const receipt = made.json() as Redemption;
+      const read = await seller.request({ method: 'GET', url: `/api/v1/redemptions/${receipt.id}` });
+      expect(read.statusCode, read.body).toBe(200);
+      expect(receipt).toEqual(read.json());
+    }
+  });
+
   it('gives one answer for an unknown code, another business’s code and a mistyped one', async () => {
     const { card } = await soldCard();
     const other = await business();
