@@ -1,3 +1,4 @@
+import type { ChildProcess } from 'node:child_process';
 import { execFileSync } from 'node:child_process';
 import { createHmac, randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
@@ -6,7 +7,7 @@ import pg from 'pg';
 import { connectDatabase, runMigrations } from '../src/server/db/client';
 import { startEmbeddedPostgres } from '../src/server/db/embedded';
 import { startProcess, stopProcess, waitForUrl } from './load';
-import { peakRssDuring, recordResult } from './results';
+import { cpuDuring, cpuWords, peakRssDuring, recordResult, type CpuShare } from './results';
 
 /**
  * Issue 4: completed purchases per second (start an order + the provider's signed confirmation) with 32
@@ -81,7 +82,8 @@ async function fillLedger(url: string, entries: number): Promise<void> {
 
 async function measurePurchases(
   base: string,
-): Promise<{ perSecond: number; p99: number; errors: number; completed: number }> {
+  app: ChildProcess,
+): Promise<{ perSecond: number; p99: number; errors: number; completed: number; cpu: CpuShare }> {
   // One business with a card, and 32 signed-in buyers.
   const biz = {
     name: `Bench Shop ${randomUUID().slice(0, 8)}`,
@@ -122,36 +124,41 @@ async function measurePurchases(
   const latencies: number[] = [];
   let errors = 0;
   const until = Date.now() + SECONDS * 1000;
-  await Promise.all(
-    buyers.map(async (cookie) => {
-      while (Date.now() < until) {
-        const started = performance.now();
-        const order = await json(`${base}/api/v1/orders`, {
-          method: 'POST',
-          cookie,
-          headers: { 'idempotency-key': randomUUID() },
-          body: JSON.stringify({ giftCardId: cardId }),
-        });
-        const raw = JSON.stringify({
-          event: 'payment.succeeded',
-          data: { reference: order.body.reference, amount: '500000', currency: 'NGN' },
-        });
-        const confirmed = await fetch(`${base}/api/v1/payments/sandbox/webhook`, {
-          method: 'POST',
-          headers: {
-            'content-type': 'application/json',
-            'x-sandbox-signature': createHmac('sha256', sandboxSecret).update(raw).digest('hex'),
-          },
-          body: raw,
-        });
-        const ok =
-          order.status === 201 &&
-          confirmed.status === 200 &&
-          ((await confirmed.json()) as { result: string }).result === 'issued';
-        if (ok) latencies.push(performance.now() - started);
-        else errors += 1;
-      }
-    }),
+  const { cpu } = await cpuDuring(
+    app,
+    () =>
+      Promise.all(
+        buyers.map(async (cookie) => {
+          while (Date.now() < until) {
+            const started = performance.now();
+            const order = await json(`${base}/api/v1/orders`, {
+              method: 'POST',
+              cookie,
+              headers: { 'idempotency-key': randomUUID() },
+              body: JSON.stringify({ giftCardId: cardId }),
+            });
+            const raw = JSON.stringify({
+              event: 'payment.succeeded',
+              data: { reference: order.body.reference, amount: '500000', currency: 'NGN' },
+            });
+            const confirmed = await fetch(`${base}/api/v1/payments/sandbox/webhook`, {
+              method: 'POST',
+              headers: {
+                'content-type': 'application/json',
+                'x-sandbox-signature': createHmac('sha256', sandboxSecret).update(raw).digest('hex'),
+              },
+              body: raw,
+            });
+            const ok =
+              order.status === 201 &&
+              confirmed.status === 200 &&
+              ((await confirmed.json()) as { result: string }).result === 'issued';
+            if (ok) latencies.push(performance.now() - started);
+            else errors += 1;
+          }
+        }),
+      ),
+    () => latencies.length,
   );
   latencies.sort((a, b) => a - b);
   return {
@@ -159,6 +166,7 @@ async function measurePurchases(
     p99: Math.round(latencies[Math.floor(latencies.length * 0.99)] ?? 0),
     errors,
     completed: latencies.length,
+    cpu,
   };
 }
 
@@ -220,13 +228,14 @@ export async function benchPurchases(): Promise<Record<string, string>> {
     try {
       const base = `http://127.0.0.1:${PORT}`;
       await waitForUrl(`${base}/api/health`);
-      const { result: run, rssMb } = await peakRssDuring(app, () => measurePurchases(base));
+      const { result: run, rssMb } = await peakRssDuring(app, () => measurePurchases(base, app));
       rates.set(entries, run.perSecond);
       const label = `${entries.toLocaleString('en')} ledger entries`;
       results[`purchases/s (${label})`] = String(run.perSecond);
       results[`purchase p99 (${label})`] = `${run.p99} ms`;
       results[`completed / failed (${label})`] = `${run.completed} / ${run.errors}`;
       results[`app RSS peak under load (${label})`] = `${rssMb} MiB`;
+      results[`CPU per purchase: app / PostgreSQL / load (${label})`] = cpuWords(run.cpu);
       if (entries === 1_000) {
         const tps = pgbenchTps(embedded.url);
         results['pgbench TPC-B -c 32 on the same PostgreSQL: tps'] = tps;

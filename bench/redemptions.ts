@@ -5,7 +5,7 @@ import { connectDatabase, runMigrations } from '../src/server/db/client';
 import { startEmbeddedPostgres } from '../src/server/db/embedded';
 import { startProcess, stopProcess, waitForUrl } from './load';
 import { pgbenchTps } from './purchases';
-import { peakRssDuring, recordPath } from './results';
+import { cpuDuring, cpuWords, peakRssDuring, recordPath } from './results';
 
 /**
  * Issue 10: redemptions per second with 32 tills on 32 cards (32 businesses, each with one large card sold
@@ -120,30 +120,38 @@ export async function benchRedemptions(): Promise<Record<string, string>> {
     let firstFailure = '';
     const until = Date.now() + SECONDS * 1000;
     const started = performance.now();
-    const { rssMb } = await peakRssDuring(app, () =>
-      Promise.all(
-        tills.map(async (till) => {
-          while (Date.now() < until) {
-            const sent = performance.now();
-            const res = await fetch(`${base}/api/v1/redemptions`, {
-              method: 'POST',
-              headers: {
-                'content-type': 'application/json',
-                origin: base,
-                cookie: till.cookie,
-                'x-forwarded-for': till.ip,
-                'idempotency-key': randomUUID(),
-              },
-              body: JSON.stringify({ code: till.code, amount: REDEEM, reference: 'bench' }),
-            });
-            const text = await res.text();
-            if (res.status === 201) latencies.push(performance.now() - sent);
-            else {
-              failed += 1;
-              firstFailure ||= `${res.status} ${text.slice(0, 120)}`;
-            }
-          }
-        }),
+    const {
+      rssMb,
+      result: { cpu },
+    } = await peakRssDuring(app, () =>
+      cpuDuring(
+        app,
+        () =>
+          Promise.all(
+            tills.map(async (till) => {
+              while (Date.now() < until) {
+                const sent = performance.now();
+                const res = await fetch(`${base}/api/v1/redemptions`, {
+                  method: 'POST',
+                  headers: {
+                    'content-type': 'application/json',
+                    origin: base,
+                    cookie: till.cookie,
+                    'x-forwarded-for': till.ip,
+                    'idempotency-key': randomUUID(),
+                  },
+                  body: JSON.stringify({ code: till.code, amount: REDEEM, reference: 'bench' }),
+                });
+                const text = await res.text();
+                if (res.status === 201) latencies.push(performance.now() - sent);
+                else {
+                  failed += 1;
+                  firstFailure ||= `${res.status} ${text.slice(0, 120)}`;
+                }
+              }
+            }),
+          ),
+        () => latencies.length,
       ),
     );
     const elapsed = (performance.now() - started) / 1000;
@@ -161,6 +169,7 @@ export async function benchRedemptions(): Promise<Record<string, string>> {
         rssMb,
       }),
       'app RSS peak under load': `${rssMb} MiB`,
+      'CPU per redemption: app / PostgreSQL / load': cpuWords(cpu),
       [`redemptions/s (${TILLS} tills on ${TILLS} cards)`]: String(perSecond),
       'redemption p50': `${Math.round(latencies[Math.floor(latencies.length * 0.5)] ?? 0)} ms`,
       'redemption p99': `${Math.round(latencies[Math.floor(latencies.length * 0.99)] ?? 0)} ms`,

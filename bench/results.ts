@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import type { ChildProcess } from 'node:child_process';
 
 /**
@@ -83,4 +83,72 @@ export function recordPath(
   const ratio = Number((figures.rate / anchor).toFixed(3));
   recordResult(key, { ...figures, anchorRate: anchor, ratio, ...extra });
   return { [`${key}: ratio (rate ÷ ${figures.anchorName})`]: `${(ratio * 100).toFixed(0)} %` };
+}
+
+const CLOCK_TICKS_PER_SECOND = 100;
+
+/** CPU seconds (user + system) a process has used so far, from /proc (0 when it is gone). */
+function cpuSecondsOf(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
+  } catch {
+    return 0;
+  }
+}
+
+/** CPU seconds used so far by every PostgreSQL process on the machine (server and backends). */
+function postgresCpuSeconds(): Map<number, number> {
+  const seen = new Map<number, number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() !== 'postgres') continue;
+    } catch {
+      continue;
+    }
+    seen.set(Number(entry), cpuSecondsOf(Number(entry)));
+  }
+  return seen;
+}
+
+export interface CpuShare {
+  /** CPU milliseconds per operation: the app's process, PostgreSQL's processes, this (load-making) process */
+  appMs: number;
+  postgresMs: number;
+  loadMs: number;
+}
+
+/**
+ * Where the machine's CPU went while `during` ran, per operation it reports (issue 14's profile): the app,
+ * PostgreSQL (backends that ended during the run are missed, so it is a floor) and the load generator.
+ */
+export async function cpuDuring<T>(
+  child: ChildProcess,
+  during: () => Promise<T>,
+  operations: (result: T) => number,
+): Promise<{ result: T; cpu: CpuShare }> {
+  const appBefore = cpuSecondsOf(child.pid!);
+  const pgBefore = postgresCpuSeconds();
+  const loadBefore = process.cpuUsage();
+  const result = await during();
+  const load = process.cpuUsage(loadBefore);
+  const appSeconds = cpuSecondsOf(child.pid!) - appBefore;
+  let pgSeconds = 0;
+  for (const [pid, seconds] of postgresCpuSeconds()) pgSeconds += seconds - (pgBefore.get(pid) ?? 0);
+  const n = Math.max(1, operations(result));
+  const perOp = (seconds: number) => Number(((seconds * 1000) / n).toFixed(2));
+  return {
+    result,
+    cpu: {
+      appMs: perOp(appSeconds),
+      postgresMs: perOp(pgSeconds),
+      loadMs: perOp((load.user + load.system) / 1e6),
+    },
+  };
+}
+
+export function cpuWords(cpu: CpuShare): string {
+  return `${cpu.appMs} / ${cpu.postgresMs} / ${cpu.loadMs} ms`;
 }

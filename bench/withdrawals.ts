@@ -7,7 +7,7 @@ import { connectDatabase, runMigrations } from '../src/server/db/client';
 import { startEmbeddedPostgres } from '../src/server/db/embedded';
 import { startProcess, stopProcess, waitForUrl } from './load';
 import { pgbenchTps } from './purchases';
-import { peakRssDuring, recordPath } from './results';
+import { cpuDuring, cpuWords, peakRssDuring, recordPath } from './results';
 
 /**
  * Issue 5: withdrawals requested per second by 32 concurrent businesses (each: PIN check, wallet lock,
@@ -101,21 +101,29 @@ export async function benchWithdrawals(): Promise<Record<string, string>> {
     const latencies: number[] = [];
     let errors = 0;
     const until = Date.now() + SECONDS * 1000;
-    const { rssMb } = await peakRssDuring(app, () =>
-      Promise.all(
-        cookies.map(async (cookie) => {
-          while (Date.now() < until) {
-            const started = performance.now();
-            const res = await fetch(`${base}/api/v1/withdrawals`, {
-              method: 'POST',
-              headers: { ...headers(cookie), 'idempotency-key': randomUUID() },
-              body: JSON.stringify({ amount: 100_000, pin: '2580' }),
-            });
-            await res.arrayBuffer();
-            if (res.status === 201) latencies.push(performance.now() - started);
-            else errors += 1;
-          }
-        }),
+    const {
+      rssMb,
+      result: { cpu },
+    } = await peakRssDuring(app, () =>
+      cpuDuring(
+        app,
+        () =>
+          Promise.all(
+            cookies.map(async (cookie) => {
+              while (Date.now() < until) {
+                const started = performance.now();
+                const res = await fetch(`${base}/api/v1/withdrawals`, {
+                  method: 'POST',
+                  headers: { ...headers(cookie), 'idempotency-key': randomUUID() },
+                  body: JSON.stringify({ amount: 100_000, pin: '2580' }),
+                });
+                await res.arrayBuffer();
+                if (res.status === 201) latencies.push(performance.now() - started);
+                else errors += 1;
+              }
+            }),
+          ),
+        () => latencies.length,
       ),
     );
     latencies.sort((a, b) => a - b);
@@ -132,6 +140,7 @@ export async function benchWithdrawals(): Promise<Record<string, string>> {
         rssMb,
       }),
       'app RSS peak under load': `${rssMb} MiB`,
+      'CPU per withdrawal: app / PostgreSQL / load': cpuWords(cpu),
       'withdrawals/s (32 businesses)': String(perSecond),
       'withdrawal p99': `${Math.round(latencies[Math.floor(latencies.length * 0.99)] ?? 0)} ms`,
       'completed / failed': `${latencies.length} / ${errors}`,
