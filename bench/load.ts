@@ -1,4 +1,5 @@
 import autocannon from 'autocannon';
+import { cpuDuring, peakRssDuring, type CpuShare } from './results';
 import { spawn, type ChildProcess } from 'node:child_process';
 
 /** Shared helpers for HTTP benchmarks: start a process, wait for it, and load it with autocannon. */
@@ -64,4 +65,66 @@ export async function stopProcess(child: ChildProcess): Promise<void> {
   const exited = new Promise((resolve) => child.once('exit', resolve));
   child.kill('SIGTERM');
   await exited;
+}
+
+export interface LoopResult {
+  completed: number;
+  failed: number;
+  /** the first failure's words ('' when none) */
+  firstFailure: string;
+  perSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  /** the app's peak RSS during the loop, MiB */
+  rssMb: number;
+  cpu: CpuShare;
+}
+
+/**
+ * A closed-loop load: one worker per item, each calling `once` again as soon as it answers, for `seconds`.
+ * `once` answers null for a completed operation or the failure's words. Latency is of completed ones;
+ * the app's peak memory and the CPU per completed operation are sampled around the loop.
+ */
+export async function closedLoop<T>(
+  app: ChildProcess,
+  workers: T[],
+  seconds: number,
+  once: (worker: T) => Promise<string | null>,
+): Promise<LoopResult> {
+  const latencies: number[] = [];
+  let failed = 0;
+  let firstFailure = '';
+  const until = Date.now() + seconds * 1000;
+  const started = performance.now();
+  const run = () =>
+    Promise.all(
+      workers.map(async (worker) => {
+        while (Date.now() < until) {
+          const sent = performance.now();
+          const failure = await once(worker);
+          if (failure === null) latencies.push(performance.now() - sent);
+          else {
+            failed += 1;
+            firstFailure ||= failure;
+          }
+        }
+      }),
+    );
+  const {
+    rssMb,
+    result: { cpu },
+  } = await peakRssDuring(app, () => cpuDuring(app, run, () => latencies.length));
+  const elapsed = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  const at = (q: number) => Math.round(latencies[Math.floor(latencies.length * q)] ?? 0);
+  return {
+    completed: latencies.length,
+    failed,
+    firstFailure,
+    perSecond: Math.round(latencies.length / elapsed),
+    p50Ms: at(0.5),
+    p99Ms: at(0.99),
+    rssMb,
+    cpu,
+  };
 }

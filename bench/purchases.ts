@@ -6,8 +6,8 @@ import path from 'node:path';
 import pg from 'pg';
 import { connectDatabase, runMigrations } from '../src/server/db/client';
 import { startEmbeddedPostgres } from '../src/server/db/embedded';
-import { startProcess, stopProcess, waitForUrl } from './load';
-import { cpuDuring, cpuWords, peakRssDuring, recordResult, type CpuShare } from './results';
+import { closedLoop, startProcess, stopProcess, waitForUrl, type LoopResult } from './load';
+import { cpuWords, recordResult } from './results';
 
 /**
  * Issue 4: completed purchases per second (start an order + the provider's signed confirmation) with 32
@@ -80,10 +80,7 @@ async function fillLedger(url: string, entries: number): Promise<void> {
   }
 }
 
-async function measurePurchases(
-  base: string,
-  app: ChildProcess,
-): Promise<{ perSecond: number; p99: number; errors: number; completed: number; cpu: CpuShare }> {
+async function measurePurchases(base: string, app: ChildProcess): Promise<LoopResult> {
   // One business with a card, and 32 signed-in buyers.
   const biz = {
     name: `Bench Shop ${randomUUID().slice(0, 8)}`,
@@ -121,53 +118,32 @@ async function measurePurchases(
     buyers.push(cookieOf(login.res));
   }
 
-  const latencies: number[] = [];
-  let errors = 0;
-  const until = Date.now() + SECONDS * 1000;
-  const { cpu } = await cpuDuring(
-    app,
-    () =>
-      Promise.all(
-        buyers.map(async (cookie) => {
-          while (Date.now() < until) {
-            const started = performance.now();
-            const order = await json(`${base}/api/v1/orders`, {
-              method: 'POST',
-              cookie,
-              headers: { 'idempotency-key': randomUUID() },
-              body: JSON.stringify({ giftCardId: cardId }),
-            });
-            const raw = JSON.stringify({
-              event: 'payment.succeeded',
-              data: { reference: order.body.reference, amount: '500000', currency: 'NGN' },
-            });
-            const confirmed = await fetch(`${base}/api/v1/payments/sandbox/webhook`, {
-              method: 'POST',
-              headers: {
-                'content-type': 'application/json',
-                'x-sandbox-signature': createHmac('sha256', sandboxSecret).update(raw).digest('hex'),
-              },
-              body: raw,
-            });
-            const ok =
-              order.status === 201 &&
-              confirmed.status === 200 &&
-              ((await confirmed.json()) as { result: string }).result === 'issued';
-            if (ok) latencies.push(performance.now() - started);
-            else errors += 1;
-          }
-        }),
-      ),
-    () => latencies.length,
-  );
-  latencies.sort((a, b) => a - b);
-  return {
-    perSecond: Math.round(latencies.length / SECONDS),
-    p99: Math.round(latencies[Math.floor(latencies.length * 0.99)] ?? 0),
-    errors,
-    completed: latencies.length,
-    cpu,
-  };
+  const run = await closedLoop(app, buyers, SECONDS, async (cookie) => {
+    const order = await json(`${base}/api/v1/orders`, {
+      method: 'POST',
+      cookie,
+      headers: { 'idempotency-key': randomUUID() },
+      body: JSON.stringify({ giftCardId: cardId }),
+    });
+    if (order.status !== 201) return `order ${order.status}`;
+    const raw = JSON.stringify({
+      event: 'payment.succeeded',
+      data: { reference: order.body.reference, amount: '500000', currency: 'NGN' },
+    });
+    const confirmed = await fetch(`${base}/api/v1/payments/sandbox/webhook`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'x-sandbox-signature': createHmac('sha256', sandboxSecret).update(raw).digest('hex'),
+      },
+      body: raw,
+    });
+    const text = await confirmed.text();
+    return confirmed.status === 200 && (JSON.parse(text) as { result: string }).result === 'issued'
+      ? null
+      : `confirmation ${confirmed.status} ${text.slice(0, 120)}`;
+  });
+  return run;
 }
 
 export function pgbenchTps(url: string): string {
@@ -228,12 +204,14 @@ export async function benchPurchases(): Promise<Record<string, string>> {
     try {
       const base = `http://127.0.0.1:${PORT}`;
       await waitForUrl(`${base}/api/health`);
-      const { result: run, rssMb } = await peakRssDuring(app, () => measurePurchases(base, app));
+      const run = await measurePurchases(base, app);
+      const { rssMb } = run;
       rates.set(entries, run.perSecond);
       const label = `${entries.toLocaleString('en')} ledger entries`;
       results[`purchases/s (${label})`] = String(run.perSecond);
-      results[`purchase p99 (${label})`] = `${run.p99} ms`;
-      results[`completed / failed (${label})`] = `${run.completed} / ${run.errors}`;
+      results[`purchase p50 / p99 (${label})`] = `${run.p50Ms} / ${run.p99Ms} ms`;
+      results[`completed / failed (${label})`] =
+        `${run.completed} / ${run.failed}${run.firstFailure ? ` (first: ${run.firstFailure})` : ''}`;
       results[`app RSS peak under load (${label})`] = `${rssMb} MiB`;
       results[`CPU per purchase: app / PostgreSQL / load (${label})`] = cpuWords(run.cpu);
       if (entries === 1_000) {
@@ -247,7 +225,7 @@ export async function benchPurchases(): Promise<Record<string, string>> {
             anchorName: 'pgbench TPC-B -c 32',
             anchorRate: numeric,
             ratio: Number((run.perSecond / numeric).toFixed(3)),
-            p99Ms: run.p99,
+            p99Ms: run.p99Ms,
             rssMb,
           });
         }

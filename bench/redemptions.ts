@@ -3,9 +3,9 @@ import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { connectDatabase, runMigrations } from '../src/server/db/client';
 import { startEmbeddedPostgres } from '../src/server/db/embedded';
-import { startProcess, stopProcess, waitForUrl } from './load';
+import { closedLoop, startProcess, stopProcess, waitForUrl } from './load';
 import { pgbenchTps } from './purchases';
-import { cpuDuring, cpuWords, peakRssDuring, recordPath } from './results';
+import { cpuWords, recordPath } from './results';
 
 /**
  * Issue 10: redemptions per second with 32 tills on 32 cards (32 businesses, each with one large card sold
@@ -115,51 +115,24 @@ export async function benchRedemptions(): Promise<Record<string, string>> {
       tills.push({ cookie, code: revealed.body.code as string, ip: `10.50.${i}.1` });
     }
 
-    const latencies: number[] = [];
-    let failed = 0;
-    let firstFailure = '';
-    const until = Date.now() + SECONDS * 1000;
-    const started = performance.now();
-    const {
-      rssMb,
-      result: { cpu },
-    } = await peakRssDuring(app, () =>
-      cpuDuring(
-        app,
-        () =>
-          Promise.all(
-            tills.map(async (till) => {
-              while (Date.now() < until) {
-                const sent = performance.now();
-                const res = await fetch(`${base}/api/v1/redemptions`, {
-                  method: 'POST',
-                  headers: {
-                    'content-type': 'application/json',
-                    origin: base,
-                    cookie: till.cookie,
-                    'x-forwarded-for': till.ip,
-                    'idempotency-key': randomUUID(),
-                  },
-                  body: JSON.stringify({ code: till.code, amount: REDEEM, reference: 'bench' }),
-                });
-                const text = await res.text();
-                if (res.status === 201) latencies.push(performance.now() - sent);
-                else {
-                  failed += 1;
-                  firstFailure ||= `${res.status} ${text.slice(0, 120)}`;
-                }
-              }
-            }),
-          ),
-        () => latencies.length,
-      ),
-    );
-    const elapsed = (performance.now() - started) / 1000;
-    latencies.sort((a, b) => a - b);
-    const perSecond = Math.round(latencies.length / elapsed);
+    const run = await closedLoop(app, tills, SECONDS, async (till) => {
+      const res = await fetch(`${base}/api/v1/redemptions`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          origin: base,
+          cookie: till.cookie,
+          'x-forwarded-for': till.ip,
+          'idempotency-key': randomUUID(),
+        },
+        body: JSON.stringify({ code: till.code, amount: REDEEM, reference: 'bench' }),
+      });
+      const text = await res.text();
+      return res.status === 201 ? null : `${res.status} ${text.slice(0, 120)}`;
+    });
     const tps = pgbenchTps(embedded.url);
     const numeric = Number(tps);
-    const p99Ms = Math.round(latencies[Math.floor(latencies.length * 0.99)] ?? 0);
+    const { perSecond, p99Ms, rssMb, cpu } = run;
     return {
       ...recordPath('redemptions', {
         rate: perSecond,
@@ -171,9 +144,9 @@ export async function benchRedemptions(): Promise<Record<string, string>> {
       'app RSS peak under load': `${rssMb} MiB`,
       'CPU per redemption: app / PostgreSQL / load': cpuWords(cpu),
       [`redemptions/s (${TILLS} tills on ${TILLS} cards)`]: String(perSecond),
-      'redemption p50': `${Math.round(latencies[Math.floor(latencies.length * 0.5)] ?? 0)} ms`,
-      'redemption p99': `${Math.round(latencies[Math.floor(latencies.length * 0.99)] ?? 0)} ms`,
-      'completed / failed': `${latencies.length} / ${failed}${firstFailure ? ` (first: ${firstFailure})` : ''}`,
+      'redemption p50': `${run.p50Ms} ms`,
+      'redemption p99': `${p99Ms} ms`,
+      'completed / failed': `${run.completed} / ${run.failed}${run.firstFailure ? ` (first: ${run.firstFailure})` : ''}`,
       'pgbench TPC-B -c 32 on the same PostgreSQL: tps': tps,
       ...(Number.isFinite(numeric)
         ? { 'ratio (redemptions/s ÷ pgbench tps)': `${((perSecond / numeric) * 100).toFixed(0)} %` }

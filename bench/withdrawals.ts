@@ -5,9 +5,9 @@ import pg from 'pg';
 import { makeNuban } from '../src/shared/wallet/banks';
 import { connectDatabase, runMigrations } from '../src/server/db/client';
 import { startEmbeddedPostgres } from '../src/server/db/embedded';
-import { startProcess, stopProcess, waitForUrl } from './load';
+import { closedLoop, startProcess, stopProcess, waitForUrl } from './load';
 import { pgbenchTps } from './purchases';
-import { cpuDuring, cpuWords, peakRssDuring, recordPath } from './results';
+import { cpuWords, recordPath } from './results';
 
 /**
  * Issue 5: withdrawals requested per second by 32 concurrent businesses (each: PIN check, wallet lock,
@@ -98,39 +98,18 @@ export async function benchWithdrawals(): Promise<Record<string, string>> {
     }
     await client.end();
 
-    const latencies: number[] = [];
-    let errors = 0;
-    const until = Date.now() + SECONDS * 1000;
-    const {
-      rssMb,
-      result: { cpu },
-    } = await peakRssDuring(app, () =>
-      cpuDuring(
-        app,
-        () =>
-          Promise.all(
-            cookies.map(async (cookie) => {
-              while (Date.now() < until) {
-                const started = performance.now();
-                const res = await fetch(`${base}/api/v1/withdrawals`, {
-                  method: 'POST',
-                  headers: { ...headers(cookie), 'idempotency-key': randomUUID() },
-                  body: JSON.stringify({ amount: 100_000, pin: '2580' }),
-                });
-                await res.arrayBuffer();
-                if (res.status === 201) latencies.push(performance.now() - started);
-                else errors += 1;
-              }
-            }),
-          ),
-        () => latencies.length,
-      ),
-    );
-    latencies.sort((a, b) => a - b);
-    const perSecond = Math.round(latencies.length / SECONDS);
+    const run = await closedLoop(app, cookies, SECONDS, async (cookie) => {
+      const res = await fetch(`${base}/api/v1/withdrawals`, {
+        method: 'POST',
+        headers: { ...headers(cookie), 'idempotency-key': randomUUID() },
+        body: JSON.stringify({ amount: 100_000, pin: '2580' }),
+      });
+      const text = await res.text();
+      return res.status === 201 ? null : `${res.status} ${text.slice(0, 120)}`;
+    });
     const tps = pgbenchTps(embedded.url);
     const numeric = Number(tps);
-    const p99Ms = Math.round(latencies[Math.floor(latencies.length * 0.99)] ?? 0);
+    const { perSecond, p99Ms, rssMb, cpu } = run;
     return {
       ...recordPath('withdrawals', {
         rate: perSecond,
@@ -142,8 +121,8 @@ export async function benchWithdrawals(): Promise<Record<string, string>> {
       'app RSS peak under load': `${rssMb} MiB`,
       'CPU per withdrawal: app / PostgreSQL / load': cpuWords(cpu),
       'withdrawals/s (32 businesses)': String(perSecond),
-      'withdrawal p99': `${Math.round(latencies[Math.floor(latencies.length * 0.99)] ?? 0)} ms`,
-      'completed / failed': `${latencies.length} / ${errors}`,
+      'withdrawal p50 / p99': `${run.p50Ms} / ${p99Ms} ms`,
+      'completed / failed': `${run.completed} / ${run.failed}${run.firstFailure ? ` (first: ${run.firstFailure})` : ''}`,
       'pgbench TPC-B -c 32 on the same PostgreSQL: tps': tps,
       ...(Number.isFinite(numeric)
         ? { 'ratio (withdrawals/s ÷ pgbench tps)': `${((perSecond / numeric) * 100).toFixed(0)} %` }
