@@ -142,8 +142,15 @@ export function catalogueResponse(
   cache: CatalogueCache,
   query: CatalogueQuery,
 ): Promise<PreparedBody> {
-  const key = JSON.stringify([query.limit, query.cursor ?? '', query.q?.trim() ?? '', query.businessId ?? '']);
-  return cache.get(key, async () => JSON.stringify(giftCardPageSchema.parse(await listCatalogue(deps, query))));
+  const key = JSON.stringify([
+    query.limit,
+    query.cursor ?? '',
+    query.q?.trim() ?? '',
+    query.businessId ?? '',
+  ]);
+  return cache.get(key, async () =>
+    JSON.stringify(giftCardPageSchema.parse(await listCatalogue(deps, query))),
+  );
 }
 
 /** A business's own cards, stopped ones included (only that business may ask). */
