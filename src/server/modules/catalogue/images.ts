@@ -1,7 +1,17 @@
-import sharp from 'sharp';
+import type Sharp from 'sharp';
 import { AppError } from '../../lib/app-error';
 
 export const MAX_IMAGE_SIDE = 4096;
+
+let loaded: Promise<typeof Sharp> | undefined;
+/**
+ * sharp (libvips) is loaded on the first logo upload, not at start: it is about 20 MiB of the server's
+ * resident memory (issue 14's memory target) and most instances rarely see an upload.
+ */
+function loadSharp(): Promise<typeof Sharp> {
+  loaded ??= import('sharp').then((module) => module.default);
+  return loaded;
+}
 
 type Kind = 'png' | 'jpg' | 'webp';
 
@@ -32,6 +42,7 @@ const refused = (message: string) =>
 export async function checkLogo(bytes: Buffer): Promise<{ body: Buffer; extension: Kind }> {
   const kind = sniffImage(bytes);
   if (!kind) throw refused('The logo must be a PNG, JPEG or WebP image.');
+  const sharp = await loadSharp();
   let width = 0;
   let height = 0;
   try {
