@@ -1,5 +1,5 @@
 import autocannon from 'autocannon';
-import { cpuDuring, peakRssDuring, type CpuShare } from './results';
+import { cpuDuring, memoryOf, peakRssDuring, type CpuShare } from './results';
 import { spawn, type ChildProcess } from 'node:child_process';
 
 /** Shared helpers for HTTP benchmarks: start a process, wait for it, and load it with autocannon. */
@@ -75,8 +75,9 @@ export interface LoopResult {
   perSecond: number;
   p50Ms: number;
   p99Ms: number;
-  /** the app's peak RSS during the loop, MiB */
+  /** the app's peak RSS during the loop, and its RSS just before it (after the set-up), MiB */
   rssMb: number;
+  rssBeforeMb: number;
   cpu: CpuShare;
 }
 
@@ -94,6 +95,7 @@ export async function closedLoop<T>(
   const latencies: number[] = [];
   let failed = 0;
   let firstFailure = '';
+  const rssBeforeMb = memoryOf(app).rssMb;
   const until = Date.now() + seconds * 1000;
   const started = performance.now();
   const run = () =>
@@ -125,6 +127,7 @@ export async function closedLoop<T>(
     p50Ms: at(0.5),
     p99Ms: at(0.99),
     rssMb,
+    rssBeforeMb,
     cpu,
   };
 }

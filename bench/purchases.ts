@@ -212,7 +212,7 @@ export async function benchPurchases(): Promise<Record<string, string>> {
       results[`purchase p50 / p99 (${label})`] = `${run.p50Ms} / ${run.p99Ms} ms`;
       results[`completed / failed (${label})`] =
         `${run.completed} / ${run.failed}${run.firstFailure ? ` (first: ${run.firstFailure})` : ''}`;
-      results[`app RSS peak under load (${label})`] = `${rssMb} MiB`;
+      results[`app RSS before the load → peak under load (${label})`] = `${run.rssBeforeMb} → ${rssMb} MiB`;
       results[`CPU per purchase: app / PostgreSQL / load (${label})`] = cpuWords(run.cpu);
       if (entries === 1_000) {
         const tps = pgbenchTps(embedded.url);

@@ -141,7 +141,7 @@ export async function benchRedemptions(): Promise<Record<string, string>> {
         p99Ms,
         rssMb,
       }),
-      'app RSS peak under load': `${rssMb} MiB`,
+      'app RSS before the load (after set-up) → peak under load': `${run.rssBeforeMb} → ${rssMb} MiB`,
       'CPU per redemption: app / PostgreSQL / load': cpuWords(cpu),
       [`redemptions/s (${TILLS} tills on ${TILLS} cards)`]: String(perSecond),
       'redemption p50': `${run.p50Ms} ms`,

@@ -118,7 +118,7 @@ export async function benchWithdrawals(): Promise<Record<string, string>> {
         p99Ms,
         rssMb,
       }),
-      'app RSS peak under load': `${rssMb} MiB`,
+      'app RSS before the load (after set-up) → peak under load': `${run.rssBeforeMb} → ${rssMb} MiB`,
       'CPU per withdrawal: app / PostgreSQL / load': cpuWords(cpu),
       'withdrawals/s (32 businesses)': String(perSecond),
       'withdrawal p50 / p99': `${run.p50Ms} / ${p99Ms} ms`,
