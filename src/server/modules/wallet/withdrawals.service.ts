@@ -178,7 +178,8 @@ export async function requestWithdrawal(
     throw error;
   }
   if (created.replayed) return { withdrawal: await replay(deps, created, fingerprint), replayed: true };
-  return { withdrawal: await view(deps, created.id), replayed: false };
+  // The new row and its bank account (held by the transaction) are the answer: no read back (issue 14).
+  return { withdrawal: toWithdrawal(created, bank), replayed: false };
 }
 
 async function replay(

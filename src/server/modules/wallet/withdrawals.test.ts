@@ -49,6 +49,9 @@ describe('POST /api/v1/withdrawals', () => {
     });
     expect(res.statusCode, res.body).toBe(201);
     expect(res.json()).toMatchObject({ status: 'requested', amount: { amount: 250_000, currency: 'NGN' } });
+    // The answer is built from what the transaction wrote; reading the withdrawal back gives the same.
+    const read = await business.request({ method: 'GET', url: `/api/v1/withdrawals/${res.json().id}` });
+    expect(read.json()).toEqual(res.json());
     expect(await balance(business)).toBe(750_000);
     await settleAll();
     const after = await business.request({ method: 'GET', url: `/api/v1/withdrawals/${res.json().id}` });
