@@ -4,7 +4,7 @@ import path from 'node:path';
 import type pg from 'pg';
 import { connectDatabase, runMigrations } from '../src/server/db/client';
 import { startEmbeddedPostgres } from '../src/server/db/embedded';
-import { load, startProcess, stopProcess, waitForUrl, type LoadResult } from './load';
+import { load, startApp, startProcess, stopProcess, waitForUrl, type LoadResult } from './load';
 import { peakRssDuring, recordPath, recordResult } from './results';
 
 /**
@@ -46,17 +46,7 @@ export async function benchCatalogue(): Promise<Record<string, string>> {
            '+2348030000000', 'not-a-real-hash'
     FROM generate_series(1, ${BUSINESSES}) g`);
 
-  const app = startProcess('node', ['dist/server/server.js'], {
-    PORT: String(APP_PORT),
-    DATABASE_URL: url,
-    LOG_LEVEL: 'warn',
-    NODE_ENV: 'production',
-    PUBLIC_URL: `http://127.0.0.1:${APP_PORT}`,
-    ALLOW_SANDBOX_IN_PRODUCTION: 'true',
-    SESSION_SECRET: 'bench-session-secret-bench-session-secret',
-    CODE_ENCRYPTION_KEY: 'bench-code-key-bench-code-key-bench-code-key',
-    DATA_DIR: dataDir,
-  });
+  const app = startApp(APP_PORT, url, dataDir);
   const appUrl = `http://127.0.0.1:${APP_PORT}/api/v1/gift-cards`;
   const searchPath = `?q=${encodeURIComponent(SEARCH)}`;
   const results: Record<string, string> = {};

@@ -8,7 +8,7 @@ import { connectDatabase, runMigrations } from '../src/server/db/client';
 import { startEmbeddedPostgres } from '../src/server/db/embedded';
 import { PERSIST_KEY, PERSIST_VERSION } from '../src/web/lib/constants';
 import { CHROMIUM_ARGS, testBrowser } from '../tests/fixtures/browser';
-import { startProcess, stopProcess, waitForUrl } from './load';
+import { startApp, stopProcess, waitForUrl } from './load';
 import { recordResult } from './results';
 
 /**
@@ -163,17 +163,7 @@ export async function benchLighthouse(): Promise<Record<string, string>> {
   await database.close();
 
   const base = `http://127.0.0.1:${PORT}`;
-  const app = startProcess('node', ['dist/server/server.js'], {
-    PORT: String(PORT),
-    DATABASE_URL: url,
-    LOG_LEVEL: 'warn',
-    NODE_ENV: 'production',
-    PUBLIC_URL: base,
-    ALLOW_SANDBOX_IN_PRODUCTION: 'true',
-    SESSION_SECRET: 'bench-session-secret-bench-session-secret',
-    CODE_ENCRYPTION_KEY: 'bench-code-key-bench-code-key-bench-code-key',
-    DATA_DIR: dataDir,
-  });
+  const app = startApp(PORT, url, dataDir, { PUBLIC_URL: base });
   try {
     await waitForUrl(`${base}/api/health`);
     const signedIn = await seed(base);

@@ -131,3 +131,32 @@ export async function closedLoop<T>(
     cpu,
   };
 }
+
+/** The secrets every benchmark's server runs with (production mode requires them; nothing real is kept). */
+export const BENCH_SESSION_SECRET = 'bench-session-secret-bench-session-secret';
+const BENCH_CODE_KEY = 'bench-code-key-bench-code-key-bench-code-key';
+
+/**
+ * The built server as `npm start` runs it, in production mode with the sandbox provider allowed, on its
+ * own port, database and data folder; `env` adds or overrides settings, `nodeArgs` go before the script.
+ */
+export function startApp(
+  port: number,
+  databaseUrl: string,
+  dataDir: string,
+  env: Record<string, string> = {},
+  nodeArgs: string[] = [],
+): ChildProcess {
+  return startProcess('node', [...nodeArgs, 'dist/server/server.js'], {
+    PORT: String(port),
+    DATABASE_URL: databaseUrl,
+    LOG_LEVEL: 'warn',
+    NODE_ENV: 'production',
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    ALLOW_SANDBOX_IN_PRODUCTION: 'true',
+    SESSION_SECRET: BENCH_SESSION_SECRET,
+    CODE_ENCRYPTION_KEY: BENCH_CODE_KEY,
+    DATA_DIR: dataDir,
+    ...env,
+  });
+}

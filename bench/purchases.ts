@@ -6,7 +6,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { connectDatabase, runMigrations } from '../src/server/db/client';
 import { startEmbeddedPostgres } from '../src/server/db/embedded';
-import { closedLoop, startProcess, stopProcess, waitForUrl, type LoopResult } from './load';
+import { BENCH_SESSION_SECRET, closedLoop, startApp, stopProcess, waitForUrl, type LoopResult } from './load';
 import { cpuWords, recordResult } from './results';
 
 /**
@@ -25,7 +25,7 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const PROFILE_DIR = process.env.PURCHASES_PROFILE ? path.resolve(process.env.PURCHASES_PROFILE) : undefined;
 /** PURCHASES_ENTRIES=1000 runs only that ledger size (a quick look); both by default. */
 const SIZES = process.env.PURCHASES_ENTRIES ? [Number(process.env.PURCHASES_ENTRIES)] : [1_000, 1_000_000];
-const SESSION_SECRET = 'bench-session-secret-bench-session-secret';
+const SESSION_SECRET = BENCH_SESSION_SECRET;
 
 const sandboxSecret = createHmac('sha256', SESSION_SECRET).update('giftmart sandbox webhooks').digest('hex');
 
@@ -184,22 +184,15 @@ export async function benchPurchases(): Promise<Record<string, string>> {
     await runMigrations(database.db);
     await database.close();
     await fillLedger(embedded.url, entries);
-    const app = startProcess(
-      'node',
-      [...(PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : []), 'dist/server/server.js'],
+    const app = startApp(
+      PORT,
+      embedded.url,
+      dataDir,
       {
         ...(PROFILE_DIR ? { PG_QUERY_TIMING: path.join(PROFILE_DIR, `statements-${entries}.json`) } : {}),
-        PORT: String(PORT),
-        DATABASE_URL: embedded.url,
-        LOG_LEVEL: 'warn',
-        NODE_ENV: 'production',
-        PUBLIC_URL: `http://127.0.0.1:${PORT}`,
-        ALLOW_SANDBOX_IN_PRODUCTION: 'true',
-        SESSION_SECRET,
-        CODE_ENCRYPTION_KEY: 'bench-code-key-bench-code-key-bench-code-key',
-        DATA_DIR: dataDir,
         LOGIN_MAX_FAILURES_PER_IP: '1000',
       },
+      PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [],
     );
     try {
       const base = `http://127.0.0.1:${PORT}`;

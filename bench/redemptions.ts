@@ -3,7 +3,7 @@ import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { connectDatabase, runMigrations } from '../src/server/db/client';
 import { startEmbeddedPostgres } from '../src/server/db/embedded';
-import { closedLoop, startProcess, stopProcess, waitForUrl } from './load';
+import { BENCH_SESSION_SECRET, closedLoop, startApp, stopProcess, waitForUrl } from './load';
 import { pgbenchTps } from './purchases';
 import { cpuWords, recordPath } from './results';
 
@@ -22,7 +22,7 @@ const TILLS = 32;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CARD_VALUE = 100_000_000; // ₦1,000,000: the largest card a business may design by default
 const REDEEM = 100; // ₦1.00 a time
-const SESSION_SECRET = 'bench-session-secret-bench-session-secret';
+const SESSION_SECRET = BENCH_SESSION_SECRET;
 const sandboxSecret = createHmac('sha256', SESSION_SECRET).update('giftmart sandbox webhooks').digest('hex');
 
 export async function benchRedemptions(): Promise<Record<string, string>> {
@@ -32,17 +32,8 @@ export async function benchRedemptions(): Promise<Record<string, string>> {
   const database = connectDatabase(embedded.url, { max: 1 });
   await runMigrations(database.db);
   await database.close();
-  const app = startProcess('node', ['dist/server/server.js'], {
-    PORT: String(PORT),
-    DATABASE_URL: embedded.url,
-    LOG_LEVEL: 'warn',
-    NODE_ENV: 'production',
+  const app = startApp(PORT, embedded.url, dataDir, {
     PAYMENT_PROVIDER: 'sandbox',
-    PUBLIC_URL: `http://127.0.0.1:${PORT}`,
-    ALLOW_SANDBOX_IN_PRODUCTION: 'true',
-    SESSION_SECRET,
-    CODE_ENCRYPTION_KEY: 'bench-code-key-bench-code-key-bench-code-key',
-    DATA_DIR: dataDir,
     TRUST_PROXY: '1',
     LOGIN_MAX_FAILURES_PER_IP: '1000',
     CODE_LOOKUPS_PER_MINUTE_PER_ACCOUNT: '10000000',

@@ -5,7 +5,7 @@ import pg from 'pg';
 import { makeNuban } from '../src/shared/wallet/banks';
 import { connectDatabase, runMigrations } from '../src/server/db/client';
 import { startEmbeddedPostgres } from '../src/server/db/embedded';
-import { closedLoop, startProcess, stopProcess, waitForUrl } from './load';
+import { closedLoop, startApp, stopProcess, waitForUrl } from './load';
 import { pgbenchTps } from './purchases';
 import { cpuWords, recordPath } from './results';
 
@@ -24,18 +24,7 @@ export async function benchWithdrawals(): Promise<Record<string, string>> {
   const database = connectDatabase(embedded.url, { max: 1 });
   await runMigrations(database.db);
   await database.close();
-  const app = startProcess('node', ['dist/server/server.js'], {
-    PORT: String(PORT),
-    DATABASE_URL: embedded.url,
-    LOG_LEVEL: 'warn',
-    NODE_ENV: 'production',
-    PUBLIC_URL: `http://127.0.0.1:${PORT}`,
-    ALLOW_SANDBOX_IN_PRODUCTION: 'true',
-    SESSION_SECRET: 'bench-session-secret-bench-session-secret',
-    CODE_ENCRYPTION_KEY: 'bench-code-key-bench-code-key-bench-code-key',
-    DATA_DIR: dataDir,
-    LOGIN_MAX_FAILURES_PER_IP: '1000',
-  });
+  const app = startApp(PORT, embedded.url, dataDir, { LOGIN_MAX_FAILURES_PER_IP: '1000' });
   const base = `http://127.0.0.1:${PORT}`;
   const headers = (cookie?: string) => ({
     'content-type': 'application/json',
