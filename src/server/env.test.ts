@@ -1,5 +1,8 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './env';
+import { ConfigError, keepSecretsOnce, loadConfig } from './env';
 
 const production = {
   NODE_ENV: 'production',
@@ -83,5 +86,28 @@ describe('TRUST_PROXY', () => {
   it('refuses anything that is not an address', () => {
     expect(() => load('yes')).toThrow(/TRUST_PROXY: must be false, a hop count/);
     expect(() => load('10.0.0.0/40')).toThrow(/TRUST_PROXY/);
+  });
+});
+
+describe('development secrets', () => {
+  it('are kept by the first process that writes them; one starting at the same time uses those', () => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'giftmart-secrets-'));
+    try {
+      const file = path.join(dataDir, 'secrets.json');
+      const first = { SESSION_SECRET: 'a'.repeat(43), CODE_ENCRYPTION_KEY: 'b'.repeat(43) };
+      const second = { SESSION_SECRET: 'c'.repeat(43), CODE_ENCRYPTION_KEY: 'd'.repeat(43) };
+      expect(keepSecretsOnce(file, first)).toEqual(first);
+      // The second found no file when it looked (it started at the same moment), then came to write.
+      expect(keepSecretsOnce(file, second)).toEqual(first);
+      expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual(first);
+      expect(readdirSync(dataDir)).toEqual(['secrets.json']);
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+      // And loadConfig reads them from there.
+      expect(loadConfig({ NODE_ENV: 'development', DATA_DIR: dataDir }).SESSION_SECRET).toBe(
+        first.SESSION_SECRET,
+      );
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
@@ -208,16 +208,35 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   };
 }
 
-function developmentSecrets(dataDir: string): { SESSION_SECRET: string; CODE_ENCRYPTION_KEY: string } {
+type Secrets = { SESSION_SECRET: string; CODE_ENCRYPTION_KEY: string };
+
+function developmentSecrets(dataDir: string): Secrets {
   const file = path.join(dataDir, 'secrets.json');
-  if (existsSync(file)) {
-    return JSON.parse(readFileSync(file, 'utf8')) as { SESSION_SECRET: string; CODE_ENCRYPTION_KEY: string };
-  }
-  const secrets = {
+  if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as Secrets;
+  mkdirSync(dataDir, { recursive: true });
+  return keepSecretsOnce(file, {
     SESSION_SECRET: randomBytes(32).toString('base64url'),
     CODE_ENCRYPTION_KEY: randomBytes(32).toString('base64url'),
-  };
-  mkdirSync(dataDir, { recursive: true });
-  writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
-  return secrets;
+  });
+}
+
+/**
+ * Keeps `secrets` in `file` unless it already exists, and answers the secrets kept there. They are written
+ * whole under another name, then linked into place, which fails if the file exists: of processes starting
+ * at once on a new DATA_DIR (test workers, two instances) one writes and all use its secrets. Before, each
+ * wrote its own and the last write won, so a session made by one was refused by another.
+ */
+export function keepSecretsOnce(file: string, secrets: Secrets): Secrets {
+  const draft = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
+  writeFileSync(draft, JSON.stringify(secrets, null, 2), { mode: 0o600 });
+  try {
+    linkSync(draft, file);
+    return secrets;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST')
+      return JSON.parse(readFileSync(file, 'utf8')) as Secrets;
+    throw error;
+  } finally {
+    rmSync(draft, { force: true });
+  }
 }
