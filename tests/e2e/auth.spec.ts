@@ -179,6 +179,10 @@ test.describe('guards', () => {
     const input = await registerViaApi(page, 'business');
     await logInViaForm(page, 'business', input.email);
     const baseURL = new URL(page.url()).origin;
+    // The dashboard is left first: a live dashboard can itself notice the revoked session (its notification
+    // stream reconnects and gets a 401) and clear the profile before the reload below, which then opens
+    // signed out and goes to the login. This journey is about the reload finding it out from the server.
+    await page.goto('about:blank');
     const revoked = await page.request.delete('/api/v1/auth/session', { headers: { origin: baseURL } });
     expect(revoked.status()).toBe(204);
     await page.goto('/dashboard/account');
