@@ -91,6 +91,10 @@ beforeAll(async () => {
   expect(third.statusCode, third.body).toBe(201);
 }, 120_000);
 
+/** Minor units as the CSV writes them (naira with two decimals), in integer arithmetic: no floats near money. */
+const naira = (minor: number) =>
+  `${minor < 0 ? '-' : ''}${Math.floor(Math.abs(minor) / 100)}.${String(Math.abs(minor) % 100).padStart(2, '0')}`;
+
 describe('GET /api/v1/sales', () => {
   it('lists every sold card newest first with design, buyer name (no e-mail) and order reference', async () => {
     const res = await get(seller, '/api/v1/sales?limit=100');
@@ -243,7 +247,7 @@ describe('CSV exports', () => {
     expect(lines[0]).toMatch(/^Sold at,Card id,Design,Value \(NGN\)/);
     expect(lines).toHaveLength(cards.length + 1);
     const line = lines.find((l) => l.includes(cards[0]!.id))!;
-    expect(line).toContain(`,${(cards[0]!.value / 100).toFixed(2)},`);
+    expect(line).toContain(`,${naira(cards[0]!.value)},`);
     expect(line).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z,/);
     expect(res.body).not.toContain(buyerA.input.email);
   });
@@ -264,7 +268,7 @@ describe('CSV exports', () => {
     const lines = res.body.trimEnd().split('\r\n').slice(1);
     expect(lines).toHaveLength(json.length);
     expect(lines[0]).toContain(json[0]!.id);
-    expect(lines[0]).toContain(`,${(json[0]!.balanceAfter.amount / 100).toFixed(2)},`);
+    expect(lines[0]).toContain(`,${naira(json[0]!.balanceAfter.amount)},`);
   });
 
   it('quotes and guards cells', () => {
