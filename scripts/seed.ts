@@ -69,7 +69,7 @@ async function seed(): Promise<void> {
           ? (await listOwnCards(deps, business.id, { limit: 1, sort: 'newest' })).items
           : [];
         if (!card || !business) continue;
-        const { order } = await startPurchase(purchaseDeps, ada.id, { giftCardId: card.id });
+        const { order } = await startPurchase(purchaseDeps, ada, { giftCardId: card.id });
         await confirmPayment(purchaseDeps, {
           type: 'payment.succeeded',
           reference: order.reference,
