@@ -7,7 +7,7 @@ import pg from 'pg';
 import { connectDatabase, runMigrations } from '../src/server/db/client';
 import { startEmbeddedPostgres } from '../src/server/db/embedded';
 import { BENCH_SESSION_SECRET, closedLoop, startApp, stopProcess, waitForUrl, type LoopResult } from './load';
-import { cpuWords, recordResult } from './results';
+import { cpuWords, recordPath, recordResult } from './results';
 
 /**
  * Issue 4: completed purchases per second (start an order + the provider's signed confirmation) with 32
@@ -210,18 +210,16 @@ export async function benchPurchases(): Promise<Record<string, string>> {
       if (entries === 1_000) {
         const tps = pgbenchTps(embedded.url);
         results['pgbench TPC-B -c 32 on the same PostgreSQL: tps'] = tps;
-        const numeric = Number(tps);
-        if (Number.isFinite(numeric)) {
-          results['ratio (purchases/s ÷ pgbench tps)'] = `${((run.perSecond / numeric) * 100).toFixed(0)} %`;
-          recordResult('purchases', {
+        Object.assign(
+          results,
+          recordPath('purchases', {
             rate: run.perSecond,
             anchorName: 'pgbench TPC-B -c 32',
-            anchorRate: numeric,
-            ratio: Number((run.perSecond / numeric).toFixed(3)),
+            anchorRate: tps,
             p99Ms: run.p99Ms,
             rssMb,
-          });
-        }
+          }),
+        );
       }
     } finally {
       await stopProcess(app);

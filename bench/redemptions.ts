@@ -122,7 +122,6 @@ export async function benchRedemptions(): Promise<Record<string, string>> {
       return res.status === 201 ? null : `${res.status} ${text.slice(0, 120)}`;
     });
     const tps = pgbenchTps(embedded.url);
-    const numeric = Number(tps);
     const { perSecond, p99Ms, rssMb, cpu } = run;
     return {
       ...recordPath('redemptions', {
@@ -139,9 +138,6 @@ export async function benchRedemptions(): Promise<Record<string, string>> {
       'redemption p99': `${p99Ms} ms`,
       'completed / failed': `${run.completed} / ${run.failed}${run.firstFailure ? ` (first: ${run.firstFailure})` : ''}`,
       'pgbench TPC-B -c 32 on the same PostgreSQL: tps': tps,
-      ...(Number.isFinite(numeric)
-        ? { 'ratio (redemptions/s ÷ pgbench tps)': `${((perSecond / numeric) * 100).toFixed(0)} %` }
-        : {}),
     };
   } finally {
     await stopProcess(app);

@@ -6,7 +6,7 @@ import type { Db } from './client';
  * `onLost` is called once if the connection errors or ends (not after `close()`). Rooms that react to
  * changes other instances make (live unread counts, the catalogue cache) each keep one.
  */
-export async function listen(
+async function listen(
   db: Db,
   channel: string,
   onPayload: (payload: string) => void,
