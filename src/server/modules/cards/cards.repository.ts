@@ -25,6 +25,7 @@ export async function insertPurchasedCard(db: DbOrTx, row: PgInsertValue<typeof 
 
 export type CardRow = typeof purchasedCards.$inferSelect;
 export type ActivityRow = typeof cardActivities.$inferSelect;
+export type NewActivity = typeof cardActivities.$inferInsert;
 
 /**
  * Stamped with the time it is written (clock_timestamp(), not now(): now() is when the transaction began,
@@ -40,6 +41,39 @@ export async function insertActivity(
     .values({ createdAt: sql`clock_timestamp()`, ...row })
     .returning();
   return created!;
+}
+
+/**
+ * An activity and the card's new state in one statement (one round trip instead of two). The card's row is
+ * changed only when the activity is written: with an Idempotency-Key this actor already used, nothing is
+ * written and the answer is undefined (the caller answers with the first request's result). The card's row
+ * must be locked by the caller; the database's checks (running balance, balance = sum at commit) still run.
+ */
+export async function writeActivity(
+  tx: DbOrTx,
+  row: NewActivity,
+  card: Partial<Pick<CardRow, 'balance' | 'status'>>,
+): Promise<ActivityRow | undefined> {
+  const written = tx.$with('written').as(
+    tx
+      .insert(cardActivities)
+      .values({ createdAt: sql`clock_timestamp()`, ...row })
+      .onConflictDoNothing({
+        target: [cardActivities.actorId, cardActivities.idempotencyKey],
+        where: sql`${cardActivities.idempotencyKey} IS NOT NULL`,
+      })
+      .returning(),
+  );
+  const changed = tx.$with('changed').as(
+    tx
+      .update(purchasedCards)
+      .set({ ...card, updatedAt: sql`now()` })
+      .from(written)
+      .where(eq(purchasedCards.id, written.purchasedCardId))
+      .returning({ id: purchasedCards.id }),
+  );
+  const [activity] = await tx.with(written, changed).select().from(written);
+  return activity;
 }
 
 const cardSelection = {

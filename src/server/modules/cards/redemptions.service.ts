@@ -18,11 +18,11 @@ import {
   findActivityByIdempotencyKey,
   findActivityView,
   findPurchasedCard,
-  insertActivity,
   lockCard,
   lockCardByCodeHash,
-  updateCard,
+  writeActivity,
   type ActivityRow,
+  type NewActivity,
   type CardRow,
 } from './cards.repository';
 
@@ -96,31 +96,51 @@ function replayOrConflict(existing: ActivityRow, hash: string): string {
   return existing.id;
 }
 
-function isIdempotencyRace(error: unknown): boolean {
-  const cause = (error as { cause?: { code?: string; constraint?: string } }).cause;
-  return cause?.code === '23505' && cause.constraint === 'card_activities_idempotency_unique';
-}
-
 /**
- * Runs `work` (which writes an activity carrying the key); when a parallel request with the same key won
- * the race for the unique index, answers what that one wrote instead.
+ * Runs `work` (which writes an activity carrying the key); a retry with a key already used answers what the
+ * first request wrote. The key's unique index decides between parallel requests: the second one's write
+ * waits for the first and then writes nothing (see writeActivity), so it replays.
  */
-async function withIdempotency(
-  deps: CardsDeps,
-  actorId: string,
-  key: string | undefined,
-  hash: string,
-  work: () => Promise<string>,
-): Promise<{ id: string; replayed: boolean }> {
+async function withIdempotency(work: () => Promise<string>): Promise<{ id: string; replayed: boolean }> {
   try {
     return { id: await work(), replayed: false };
   } catch (error) {
     if (error instanceof Replay) return { id: error.id, replayed: true };
-    if (!key || !isIdempotencyRace(error)) throw error;
-    const existing = await findActivityByIdempotencyKey(deps.db, actorId, key);
-    if (!existing) throw error;
-    return { id: replayOrConflict(existing, hash), replayed: true };
+    throw error;
   }
+}
+
+/**
+ * Runs the request's checks under the card's lock. When one refuses, a retry of a request that was made (the
+ * key already used) answers with the first result instead: a spent card still replays its last redemption.
+ */
+async function replayBeforeRefusal<T>(
+  tx: DbOrTx,
+  actorId: string,
+  key: string | undefined,
+  hash: string,
+  check: () => T | Promise<T>,
+): Promise<T> {
+  try {
+    return await check();
+  } catch (error) {
+    const existing = key ? await findActivityByIdempotencyKey(tx, actorId, key) : undefined;
+    if (existing) throw new Replay(replayOrConflict(existing, hash));
+    throw error;
+  }
+}
+
+/** The activity and the card's new state in one round trip; a key used before answers the first request. */
+async function writeKeyedActivity(
+  tx: DbOrTx,
+  row: NewActivity & { actorId: string; requestHash: string },
+  card: Parameters<typeof writeActivity>[2],
+): Promise<ActivityRow> {
+  const activity = await writeActivity(tx, row, card);
+  if (activity) return activity;
+  const existing = await findActivityByIdempotencyKey(tx, row.actorId, row.idempotencyKey!);
+  if (!existing) throw new Error(`activity with key ${row.idempotencyKey} neither written nor found`);
+  throw new Replay(replayOrConflict(existing, row.requestHash));
 }
 
 /** Refuses a card that cannot be spent now, saying why. */
@@ -152,38 +172,38 @@ export async function redeem(
     reference: input.reference ?? null,
   });
   let made: Redemption | undefined;
-  const result = await withIdempotency(deps, caller.businessId, idempotencyKey, hash, async () => {
+  const result = await withIdempotency(async () => {
     return await deps.db.transaction(async (tx) => {
       const card = await lockCardByCodeHash(tx, codeHash);
       if (!card || card.businessId !== caller.businessId || card.status === 'void') throw codeNotFound();
-      if (idempotencyKey) {
-        const existing = await findActivityByIdempotencyKey(tx, caller.businessId, idempotencyKey);
-        if (existing) throw new Replay(replayOrConflict(existing, hash));
-      }
-      assertRedeemable(card);
-      const amount = input.all ? card.balance : BigInt(input.amount!);
-      if (amount > card.balance) {
-        throw new AppError(
-          'CARD_BALANCE_TOO_LOW',
-          `This card has only ${formatMoney(money(card.balance, card.currency))} left.`,
-          { details: { balance: money(card.balance, card.currency) } },
-        );
-      }
+      // A retry of a redemption that was made answers it, even once the card cannot be spent any more.
+      const amount = await replayBeforeRefusal(tx, caller.businessId, idempotencyKey, hash, () => {
+        assertRedeemable(card);
+        const wanted = input.all ? card.balance : BigInt(input.amount!);
+        if (wanted > card.balance) {
+          throw new AppError(
+            'CARD_BALANCE_TOO_LOW',
+            `This card has only ${formatMoney(money(card.balance, card.currency))} left.`,
+            { details: { balance: money(card.balance, card.currency) } },
+          );
+        }
+        return wanted;
+      });
       const balanceAfter = card.balance - amount;
-      const activity = await insertActivity(tx, {
-        purchasedCardId: card.id,
-        kind: 'redeem',
-        amount: -amount,
-        balanceAfter,
-        actorId: caller.businessId,
-        reference: input.reference || null,
-        idempotencyKey: idempotencyKey ?? null,
-        requestHash: hash,
-      });
-      await updateCard(tx, card.id, {
-        balance: balanceAfter,
-        status: balanceAfter === 0n ? 'redeemed' : 'active',
-      });
+      const activity = await writeKeyedActivity(
+        tx,
+        {
+          purchasedCardId: card.id,
+          kind: 'redeem',
+          amount: -amount,
+          balanceAfter,
+          actorId: caller.businessId,
+          reference: input.reference || null,
+          idempotencyKey: idempotencyKey ?? null,
+          requestHash: hash,
+        },
+        { balance: balanceAfter, status: balanceAfter === 0n ? 'redeemed' : 'active' },
+      );
       await tellHolder(tx, card, caller.businessName, 'used', amount, balanceAfter);
       // The answer is known here (issue 14: reading it back cost two more round trips); a replay reads it.
       made = {
@@ -287,7 +307,7 @@ export async function reverseRedemption(
 ): Promise<{ redemption: Redemption; replayed: boolean }> {
   const { businessId } = caller;
   const hash = requestHash({ reverse: redemptionId });
-  const result = await withIdempotency(deps, businessId, idempotencyKey, hash, async () => {
+  const result = await withIdempotency(async () => {
     try {
       return await deps.db.transaction(async (tx) => {
         const original = await findActivity(tx, redemptionId);
@@ -295,42 +315,44 @@ export async function reverseRedemption(
           throw notFound('That redemption');
         }
         const card = (await lockCard(tx, original.purchasedCardId))!;
-        if (idempotencyKey) {
-          const existing = await findActivityByIdempotencyKey(tx, businessId, idempotencyKey);
-          if (existing) throw new Replay(replayOrConflict(existing, hash));
-        }
-        const view = await findActivityView(tx, redemptionId);
-        if (view?.reversedAt) {
-          throw new AppError('REVERSAL_NOT_ALLOWED', 'This redemption was already reversed.');
-        }
-        if (original.createdAt.getTime() + REVERSAL_WINDOW_HOURS * HOUR_MS <= Date.now()) {
-          throw new AppError(
-            'REVERSAL_NOT_ALLOWED',
-            `A redemption can be reversed only within ${REVERSAL_WINDOW_HOURS} hours.`,
-          );
-        }
-        if (card.status === 'void') {
-          throw new AppError(
-            'REVERSAL_NOT_ALLOWED',
-            'This card was refunded; its redemptions stay as they are.',
-          );
-        }
+        // A retry of a reversal that was made answers it rather than "already reversed".
+        await replayBeforeRefusal(tx, businessId, idempotencyKey, hash, async () => {
+          const view = await findActivityView(tx, redemptionId);
+          if (view?.reversedAt) {
+            throw new AppError('REVERSAL_NOT_ALLOWED', 'This redemption was already reversed.');
+          }
+          if (original.createdAt.getTime() + REVERSAL_WINDOW_HOURS * HOUR_MS <= Date.now()) {
+            throw new AppError(
+              'REVERSAL_NOT_ALLOWED',
+              `A redemption can be reversed only within ${REVERSAL_WINDOW_HOURS} hours.`,
+            );
+          }
+          if (card.status === 'void') {
+            throw new AppError(
+              'REVERSAL_NOT_ALLOWED',
+              'This card was refunded; its redemptions stay as they are.',
+            );
+          }
+        });
         const amount = -original.amount;
         const balanceAfter = card.balance + amount;
-        const activity = await insertActivity(tx, {
-          purchasedCardId: card.id,
-          kind: 'reverse',
-          amount,
-          balanceAfter,
-          actorId: businessId,
-          reference: original.reference,
-          reversesId: original.id,
-          idempotencyKey: idempotencyKey ?? null,
-          requestHash: hash,
-        });
-        if (card.status === 'redeemed')
-          await updateCard(tx, card.id, { balance: balanceAfter, status: 'active' });
-        else await updateCard(tx, card.id, { balance: balanceAfter });
+        const activity = await writeKeyedActivity(
+          tx,
+          {
+            purchasedCardId: card.id,
+            kind: 'reverse',
+            amount,
+            balanceAfter,
+            actorId: businessId,
+            reference: original.reference,
+            reversesId: original.id,
+            idempotencyKey: idempotencyKey ?? null,
+            requestHash: hash,
+          },
+          card.status === 'redeemed'
+            ? { balance: balanceAfter, status: 'active' }
+            : { balance: balanceAfter },
+        );
         await tellHolder(tx, card, caller.businessName, 'reversed', amount, balanceAfter);
         return activity.id;
       });

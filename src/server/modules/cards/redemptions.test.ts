@@ -159,6 +159,35 @@ describe('redeeming at the till', () => {
     expect(row.balance).toBe('900000');
   });
 
+  it('replays "redeem all" retried 20 at once with one key after the card is spent, and a keyed reversal retried 5 at once', async () => {
+    const { seller, card } = await soldCard(300_000);
+    const key = randomUUID();
+    const spent = await Promise.all(
+      Array.from({ length: 20 }, () => redeem(seller, { code: card.code, all: true }, key)),
+    );
+    expect(spent.map((r) => r.statusCode).sort()).toEqual([...Array(19).fill(200), 201].sort());
+    const receipts = spent.map((r) => r.json() as Redemption);
+    expect(new Set(receipts.map((r) => r.id)).size).toBe(1);
+    expect(receipts.every((r) => r.amount.amount === 300_000 && r.balanceAfter.amount === 0)).toBe(true);
+
+    const reverseKey = randomUUID();
+    const reversals = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        seller.request({
+          method: 'POST',
+          url: `/api/v1/redemptions/${receipts[0]!.id}/reversal`,
+          headers: { 'idempotency-key': reverseKey },
+        }),
+      ),
+    );
+    expect(reversals.map((r) => r.statusCode).sort()).toEqual([200, 200, 200, 200, 201]);
+    expect(new Set(reversals.map((r) => (r.json() as Redemption).id)).size).toBe(1);
+    const [row] = (
+      await t.database.pool.query('SELECT balance, status FROM purchased_cards WHERE id = $1', [card.id])
+    ).rows;
+    expect(row).toEqual({ balance: '300000', status: 'active' });
+  });
+
   it('reverses a redemption once, as a new activity, and the holder sees it', async () => {
     const { seller, buyer, card } = await soldCard(1_000_000);
     const receipt = (await redeem(seller, { code: card.code, all: true })).json() as Redemption;
