@@ -3,8 +3,7 @@ import { formatMoney } from '../../../shared/money';
 import type { DbOrTx } from '../../db/client';
 import type { AccountDeletionParticipant, DeletingAccount } from '../../lib/account-deletion';
 import { deletePin, removeBankAccounts, withdrawalsInFlight } from './account-deletion.repository';
-import { openWallet, walletBalance } from './wallet.service';
-import { lockWalletAccount } from './withdrawals.repository';
+import { lockWallet, walletBalance } from './wallet.service';
 
 /**
  * The wallet room's part in deleting a business: refused while the wallet holds money or a withdrawal is on
@@ -14,7 +13,7 @@ export const walletDeletionParticipant: AccountDeletionParticipant = {
   async assess(tx: DbOrTx, account: DeletingAccount) {
     if (account.role !== 'business') return { blockers: [] };
     // The wallet's lock (as a withdrawal takes it), so no withdrawal starts between this check and the commit.
-    await lockWalletAccount(tx, await openWallet(tx, account.id, account.currency));
+    await lockWallet(tx, account.id, account.currency);
     const balance = await walletBalance(tx, account.id, account.currency);
     const inFlight = await withdrawalsInFlight(tx, account.id);
     const blockers: DeletionBlocker[] = [];

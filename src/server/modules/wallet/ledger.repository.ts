@@ -4,12 +4,33 @@ import { journalEntries, ledgerAccounts, postings } from '../../db/schema/wallet
 
 export type LedgerAccountKind = (typeof ledgerAccounts.$inferSelect)['kind'];
 
+/**
+ * The id of an owner's ledger account of a kind, created on first use. The account almost always exists, so
+ * it is looked for first (one round trip); `lock` takes its row lock in the same statement.
+ */
 export async function ensureOwnedLedgerAccount(
   db: DbOrTx,
   kind: LedgerAccountKind,
   ownerId: string,
   currency: string,
+  lock = false,
 ): Promise<string> {
+  const find = async () => {
+    const query = db
+      .select({ id: ledgerAccounts.id })
+      .from(ledgerAccounts)
+      .where(
+        and(
+          eq(ledgerAccounts.kind, kind),
+          eq(ledgerAccounts.ownerId, ownerId),
+          eq(ledgerAccounts.currency, currency),
+        ),
+      );
+    const [row] = lock ? await query.for('update') : await query;
+    return row?.id;
+  };
+  const found = await find();
+  if (found) return found;
   await db
     .insert(ledgerAccounts)
     .values({ kind, ownerId, currency })
@@ -17,17 +38,7 @@ export async function ensureOwnedLedgerAccount(
       target: [ledgerAccounts.kind, ledgerAccounts.ownerId, ledgerAccounts.currency],
       where: sql`${ledgerAccounts.ownerId} IS NOT NULL`,
     });
-  const [row] = await db
-    .select({ id: ledgerAccounts.id })
-    .from(ledgerAccounts)
-    .where(
-      and(
-        eq(ledgerAccounts.kind, kind),
-        eq(ledgerAccounts.ownerId, ownerId),
-        eq(ledgerAccounts.currency, currency),
-      ),
-    );
-  return row!.id;
+  return (await find())!;
 }
 
 /** Sum of the postings of an owner's ledger account of a kind: the only source of a balance. */
@@ -51,12 +62,30 @@ export async function ownedAccountBalance(
   return BigInt(row?.total ?? '0');
 }
 
-/** A platform-owned ledger account (payment clearing, revenue, payouts), created on first use. */
+/**
+ * A platform-owned ledger account (payment clearing, revenue, payouts), created on first use: looked for
+ * first, since it exists after its first use (one round trip).
+ */
 export async function ensurePlatformAccount(
   db: DbOrTx,
   kind: LedgerAccountKind,
   currency: string,
 ): Promise<string> {
+  const find = async () => {
+    const [row] = await db
+      .select({ id: ledgerAccounts.id })
+      .from(ledgerAccounts)
+      .where(
+        and(
+          eq(ledgerAccounts.kind, kind),
+          eq(ledgerAccounts.currency, currency),
+          isNull(ledgerAccounts.ownerId),
+        ),
+      );
+    return row?.id;
+  };
+  const found = await find();
+  if (found) return found;
   await db
     .insert(ledgerAccounts)
     .values({ kind, currency })
@@ -64,17 +93,7 @@ export async function ensurePlatformAccount(
       target: [ledgerAccounts.kind, ledgerAccounts.currency],
       where: sql`${ledgerAccounts.ownerId} IS NULL`,
     });
-  const [row] = await db
-    .select({ id: ledgerAccounts.id })
-    .from(ledgerAccounts)
-    .where(
-      and(
-        eq(ledgerAccounts.kind, kind),
-        eq(ledgerAccounts.currency, currency),
-        isNull(ledgerAccounts.ownerId),
-      ),
-    );
-  return row!.id;
+  return (await find())!;
 }
 
 export interface Posting {

@@ -5,7 +5,6 @@ import type { DbOrTx } from '../../db/client';
 import type { CoreDeps } from '../../lib/deps';
 import { AppError } from '../../lib/app-error';
 import { findDefaultBankAccount, hasPin, toBankAccount } from './wallet.repository';
-import { lockWalletAccount } from './withdrawals.repository';
 import {
   ensureOwnedLedgerAccount,
   ensurePlatformAccount,
@@ -18,6 +17,14 @@ import {
 /** Every business gets its wallet account when it registers, so sales can credit it without a race. */
 export async function openWallet(db: DbOrTx, businessId: string, currency: string): Promise<string> {
   return ensureOwnedLedgerAccount(db, 'business_wallet', businessId, currency);
+}
+
+/**
+ * The business's wallet account, locked for the rest of the transaction (one statement): money leaves a
+ * wallet only under this lock, so two withdrawals (or a refund) cannot both spend the same balance.
+ */
+export async function lockWallet(tx: DbOrTx, businessId: string, currency: string): Promise<string> {
+  return ensureOwnedLedgerAccount(tx, 'business_wallet', businessId, currency, true);
 }
 
 export async function walletBalance(db: DbOrTx, businessId: string, currency: string): Promise<Money> {
@@ -78,8 +85,7 @@ export async function recordRefund(
 ): Promise<void> {
   const sale = await findEntryPostings(tx, `order:${refund.orderId}`);
   if (sale.length === 0) throw new Error(`no sale entry for order ${refund.orderId}`);
-  const wallet = await openWallet(tx, refund.businessId, refund.currency);
-  await lockWalletAccount(tx, wallet);
+  const wallet = await lockWallet(tx, refund.businessId, refund.currency);
   const walletShare = sale.find((p) => p.ledgerAccountId === wallet)?.amount ?? 0n;
   const balance = await ownedAccountBalance(tx, 'business_wallet', refund.businessId, refund.currency);
   if (balance < walletShare) {

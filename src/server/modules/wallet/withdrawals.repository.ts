@@ -1,6 +1,6 @@
 import { and, desc, eq, gt, inArray, isNull, lte, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { bankAccounts, ledgerAccounts, withdrawals } from '../../db/schema/wallet';
+import { bankAccounts, withdrawals } from '../../db/schema/wallet';
 
 export type WithdrawalRow = typeof withdrawals.$inferSelect;
 
@@ -77,14 +77,6 @@ export async function listWithdrawals(
 }
 
 /** Locks the business's wallet ledger account: withdrawals of one business are checked one at a time. */
-export async function lockWalletAccount(tx: DbOrTx, walletId: string): Promise<void> {
-  await tx
-    .select({ id: ledgerAccounts.id })
-    .from(ledgerAccounts)
-    .where(eq(ledgerAccounts.id, walletId))
-    .for('update');
-}
-
 export async function findLiveBankAccount(db: DbOrTx, businessId: string, id: string) {
   const [row] = await db
     .select()

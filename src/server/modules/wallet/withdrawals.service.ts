@@ -8,7 +8,7 @@ import { decodeCursor, encodeCursor } from '../../lib/cursor';
 import { AppError, notFound } from '../../lib/app-error';
 import type { WebhookHandler } from '../../plugins/webhooks';
 import { ensurePlatformAccount, ownedAccountBalance, postEntry } from './ledger.repository';
-import { openWallet } from './wallet.service';
+import { lockWallet, openWallet } from './wallet.service';
 import { notify } from '../notifications/notifications.service';
 import type { PayoutProvider, TransferState } from './payouts/payout-provider';
 import { assertPin } from './pin.service';
@@ -22,7 +22,6 @@ import {
   insertWithdrawal,
   leaseDueWithdrawals,
   listWithdrawals,
-  lockWalletAccount,
   shareLiveBankAccount,
   lockWithdrawal,
   updateWithdrawal,
@@ -112,9 +111,8 @@ export async function requestWithdrawal(
   let created: WithdrawalRow & { replayed?: boolean };
   try {
     created = await deps.db.transaction(async (tx) => {
-      const wallet = await openWallet(tx, businessId, currency);
+      const wallet = await lockWallet(tx, businessId, currency);
       const inFlight = await ensurePlatformAccount(tx, 'payouts_in_flight', currency);
-      await lockWalletAccount(tx, wallet);
       // Holds the bank account against a concurrent removal (which checks for withdrawals in flight).
       if (!(await shareLiveBankAccount(tx, bank.id))) throw notFound('That bank account');
       // Under the wallet's lock, so a request racing the first one with its key (or, for the old
