@@ -4,12 +4,23 @@ import { bankAccounts, withdrawals } from '../../db/schema/wallet';
 
 export type WithdrawalRow = typeof withdrawals.$inferSelect;
 
+/**
+ * Writes a withdrawal; with an Idempotency-Key this business already used, writes nothing and answers
+ * undefined (a parallel request with the same key waits for the first one here, then writes nothing).
+ */
 export async function insertWithdrawal(
   db: DbOrTx,
   row: typeof withdrawals.$inferInsert,
-): Promise<WithdrawalRow> {
-  const [created] = await db.insert(withdrawals).values(row).returning();
-  return created!;
+): Promise<WithdrawalRow | undefined> {
+  const [created] = await db
+    .insert(withdrawals)
+    .values(row)
+    .onConflictDoNothing({
+      target: [withdrawals.businessId, withdrawals.idempotencyKey],
+      where: sql`${withdrawals.idempotencyKey} IS NOT NULL`,
+    })
+    .returning();
+  return created;
 }
 
 export async function findWithdrawalByKey(db: DbOrTx, businessId: string, key: string) {

@@ -108,73 +108,62 @@ export async function requestWithdrawal(
   await assertPin(deps, businessId, input.pin);
 
   const amount = BigInt(input.amount);
-  let created: WithdrawalRow & { replayed?: boolean };
-  try {
-    created = await deps.db.transaction(async (tx) => {
-      const wallet = await lockWallet(tx, businessId, currency);
-      const inFlight = await ensurePlatformAccount(tx, 'payouts_in_flight', currency);
-      // Holds the bank account against a concurrent removal (which checks for withdrawals in flight).
-      if (!(await shareLiveBankAccount(tx, bank.id))) throw notFound('That bank account');
-      // Under the wallet's lock, so a request racing the first one with its key (or, for the old
-      // client, identical and keyless) finds it here rather than failing the balance check.
-      const same = idempotencyKey
-        ? await findWithdrawalByKey(tx, businessId, idempotencyKey)
-        : sameWithinSeconds
-          ? await findRecentIdenticalWithdrawal(tx, businessId, bank.id, amount, sameWithinSeconds)
-          : undefined;
-      if (same) return { ...same, replayed: true };
-      const balance = await ownedAccountBalance(tx, 'business_wallet', businessId, currency);
-      if (amount > balance) {
-        throw new AppError(
-          'INSUFFICIENT_BALANCE',
-          `insufficient balance: you can withdraw at most ${money(balance, currency)}.`,
-          {
-            details: { availableBalance: Number(balance) },
-          },
-        );
-      }
-      const row = await insertWithdrawal(tx, {
-        businessId,
-        bankAccountId: bank.id,
-        amount,
-        currency,
-        reference: `WD-${randomBytes(10).toString('hex').toUpperCase()}`,
-        idempotencyKey: idempotencyKey ?? null,
-        requestFingerprint: fingerprint,
-        nextAttemptAt: new Date(),
-      });
-      await postEntry(tx, {
-        kind: 'withdrawal',
-        reference: `withdrawal:${row.id}`,
-        currency,
-        postings: [
-          { ledgerAccountId: wallet, amount: -amount },
-          { ledgerAccountId: inFlight, amount },
-        ],
-      });
-      await notify(tx, [
+  const created: WithdrawalRow & { replayed?: boolean } = await deps.db.transaction(async (tx) => {
+    const wallet = await lockWallet(tx, businessId, currency);
+    const inFlight = await ensurePlatformAccount(tx, 'payouts_in_flight', currency);
+    // Holds the bank account against a concurrent removal (which checks for withdrawals in flight).
+    if (!(await shareLiveBankAccount(tx, bank.id))) throw notFound('That bank account');
+    // The old client, which sends no key: an identical request moments after answers the first one.
+    const same =
+      !idempotencyKey && sameWithinSeconds
+        ? await findRecentIdenticalWithdrawal(tx, businessId, bank.id, amount, sameWithinSeconds)
+        : undefined;
+    if (same) return { ...same, replayed: true };
+    // With a key, a request racing the first one is answered under the wallet's lock: before a refusal
+    // (the first one may have spent the balance) and when the key's unique index writes nothing.
+    const balance = await ownedAccountBalance(tx, 'business_wallet', businessId, currency);
+    if (amount > balance) {
+      const first = idempotencyKey ? await findWithdrawalByKey(tx, businessId, idempotencyKey) : undefined;
+      if (first) return { ...first, replayed: true };
+      throw new AppError(
+        'INSUFFICIENT_BALANCE',
+        `insufficient balance: you can withdraw at most ${money(balance, currency)}.`,
         {
-          accountId: businessId,
-          kind: 'withdrawal_status',
-          title: 'Withdrawal requested',
-          body: `${money(amount, currency)} is on its way to ${bank.bankName} ••${bank.accountNumber.slice(-4)}.`,
-          link: '/dashboard/wallet',
+          details: { availableBalance: Number(balance) },
         },
-      ]);
-      return row;
-    });
-  } catch (error) {
-    const pgError = (error as { cause?: { code?: string; constraint?: string } }).cause;
-    if (
-      idempotencyKey &&
-      pgError?.code === '23505' &&
-      pgError.constraint === 'withdrawals_business_idempotency_unique'
-    ) {
-      const existing = await findWithdrawalByKey(deps.db, businessId, idempotencyKey);
-      if (existing) return { withdrawal: await replay(deps, existing, fingerprint), replayed: true };
+      );
     }
-    throw error;
-  }
+    const row = await insertWithdrawal(tx, {
+      businessId,
+      bankAccountId: bank.id,
+      amount,
+      currency,
+      reference: `WD-${randomBytes(10).toString('hex').toUpperCase()}`,
+      idempotencyKey: idempotencyKey ?? null,
+      requestFingerprint: fingerprint,
+      nextAttemptAt: new Date(),
+    });
+    if (!row) return { ...(await findWithdrawalByKey(tx, businessId, idempotencyKey!))!, replayed: true };
+    await postEntry(tx, {
+      kind: 'withdrawal',
+      reference: `withdrawal:${row.id}`,
+      currency,
+      postings: [
+        { ledgerAccountId: wallet, amount: -amount },
+        { ledgerAccountId: inFlight, amount },
+      ],
+    });
+    await notify(tx, [
+      {
+        accountId: businessId,
+        kind: 'withdrawal_status',
+        title: 'Withdrawal requested',
+        body: `${money(amount, currency)} is on its way to ${bank.bankName} ••${bank.accountNumber.slice(-4)}.`,
+        link: '/dashboard/wallet',
+      },
+    ]);
+    return row;
+  });
   if (created.replayed) return { withdrawal: await replay(deps, created, fingerprint), replayed: true };
   // The new row and its bank account (held by the transaction) are the answer: no read back (issue 14).
   return { withdrawal: toWithdrawal(created, bank), replayed: false };

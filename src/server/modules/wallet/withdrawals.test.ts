@@ -188,6 +188,28 @@ describe('POST /api/v1/withdrawals', () => {
     expect(other.statusCode).toBe(409);
   });
 
+  it('Idempotency-Key, 20 at once with no first answer yet: one withdrawal, the rest replay it, whether or not the balance covers a second', async () => {
+    for (const funds of [10_000_000n, 150_000n]) {
+      const business = await fundedBusiness(funds);
+      const headers = { 'idempotency-key': `wd-race-${funds}-${Math.random()}` };
+      const results = await Promise.all(
+        Array.from({ length: 20 }, () =>
+          business.request({
+            method: 'POST',
+            url: '/api/v1/withdrawals',
+            headers,
+            payload: { amount: 100_000, pin: PIN },
+          }),
+        ),
+      );
+      expect(results.map((r) => r.statusCode).sort(), results.map((r) => r.body).join('\n')).toEqual(
+        [...Array(19).fill(200), 201].sort(),
+      );
+      expect(new Set(results.map((r) => r.json().id)).size).toBe(1);
+      expect(await balance(business)).toBe(Number(funds) - 100_000);
+    }
+  });
+
   it('a payout attempted twice (a crash between sending and recording) pays once', async () => {
     const business = await fundedBusiness(500_000n);
     const res = await business.request({
