@@ -34,6 +34,14 @@ const envSchema = z.object({
    * one commit's flush while staying far below PostgreSQL's 100.
    */
   DATABASE_POOL_SIZE: z.coerce.number().int().min(2).max(200).default(20),
+  /**
+   * Statements go to PostgreSQL as named prepared statements (db/statement-names.ts): off only for a pooler
+   * that cannot keep them per connection.
+   */
+  DATABASE_PREPARED_STATEMENTS: z
+    .enum(['true', 'false', '1', '0', ''])
+    .default('true')
+    .transform((v) => v !== 'false' && v !== '0'),
   DATA_DIR: z.string().min(1).default('./data'),
   /** Folder of the built web app; defaults to dist/web beside the built server. */
   WEB_DIST: z.string().min(1).optional(),

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { timeQueries } from './query-timing';
+import { nameStatements } from './statement-names';
 
 // The client takes no schema: queries are built from each room's tables (no relational `db.query` API),
 // so the database layer imports no room.
@@ -20,10 +21,14 @@ export interface Database {
 }
 
 // bigint columns (money) come back as strings from pg; drizzle's bigint mode turns them into BigInt.
-export function connectDatabase(url: string, options: { max?: number } = {}): Database {
+export function connectDatabase(
+  url: string,
+  options: { max?: number; preparedStatements?: boolean } = {},
+): Database {
   const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10, idleTimeoutMillis: 30_000 });
   // An idle client that loses its connection emits 'error'; without a listener that would crash the process.
   pool.on('error', () => undefined);
+  if (options.preparedStatements ?? true) nameStatements(pool);
   timeQueries(pool, process.env.PG_QUERY_TIMING);
   const db = drizzle(pool, { casing: 'snake_case' });
   return { db, pool, close: () => pool.end() };

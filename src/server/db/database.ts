@@ -26,7 +26,10 @@ export async function openDatabase(
     url = embedded.url;
     stopEmbedded = embedded.stop;
   }
-  const database = connectDatabase(url, { max: config.DATABASE_POOL_SIZE });
+  const database = connectDatabase(url, {
+    max: config.DATABASE_POOL_SIZE,
+    preparedStatements: config.DATABASE_PREPARED_STATEMENTS,
+  });
   try {
     await runMigrations(database.db);
   } catch (error) {

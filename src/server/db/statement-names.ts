@@ -1,0 +1,52 @@
+import { createHash } from 'node:crypto';
+import type pg from 'pg';
+
+/** How many different statements one connection keeps prepared; later ones are sent unnamed. */
+const PER_CONNECTION = 256;
+
+/**
+ * Lists and searches (a LIMIT, a LIKE) stay unnamed: their best plan depends on the values (a filter that
+ * matches a few rows or most, a cursor near the start or the end), so PostgreSQL plans them each time.
+ */
+const PLANNED_EACH_TIME = /\blimit\b|\bi?like\b/i;
+
+type QueryConfig = { text?: unknown; name?: unknown };
+
+/** The name a statement is prepared under: a hash of its text, so the same text gets the same name. */
+export function statementName(text: string): string | undefined {
+  if (PLANNED_EACH_TIME.test(text)) return undefined;
+  return `g${createHash('sha1').update(text).digest('base64url').slice(0, 20)}`;
+}
+
+/**
+ * Issue 14's profile: planning was a third of PostgreSQL's work on a redemption. Every other statement the
+ * app sends with parameters becomes a named (prepared) statement on its connection, so PostgreSQL parses it
+ * once per connection and can keep its plan (its plan cache decides, per statement, once it has seen five
+ * executions). The statements come from the repositories' fixed query shapes, so a connection keeps a few
+ * dozen (at most PER_CONNECTION). Prepared statements belong to the session, so a rolled-back transaction
+ * does not lose one; node-postgres forgets a name whose Parse failed. `DATABASE_PREPARED_STATEMENTS=false`
+ * turns this off, for a pooler between the app and PostgreSQL that cannot keep them (PgBouncer in
+ * transaction mode before 1.21).
+ */
+export function nameStatements(pool: pg.Pool): void {
+  pool.on('connect', (client) => {
+    const named = new Set<string>();
+    const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+    (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
+      const config = args[0] as QueryConfig | string | undefined;
+      if (
+        config &&
+        typeof config === 'object' &&
+        typeof config.text === 'string' &&
+        config.name === undefined
+      ) {
+        const name = statementName(config.text);
+        if (name && (named.has(name) || named.size < PER_CONNECTION)) {
+          named.add(name);
+          args[0] = { ...config, name };
+        }
+      }
+      return query(...args);
+    };
+  });
+}
