@@ -6,7 +6,15 @@ import path from 'node:path';
 import pg from 'pg';
 import { connectDatabase, runMigrations } from '../src/server/db/client';
 import { startEmbeddedPostgres } from '../src/server/db/embedded';
-import { BENCH_SESSION_SECRET, closedLoop, startApp, stopProcess, waitForUrl, type LoopResult } from './load';
+import {
+  BENCH_SESSION_SECRET,
+  closedLoop,
+  send,
+  startApp,
+  stopProcess,
+  waitForUrl,
+  type LoopResult,
+} from './load';
 import { cpuWords, recordPath, recordResult } from './results';
 
 /**
@@ -119,18 +127,26 @@ async function measurePurchases(base: string, app: ChildProcess): Promise<LoopRe
   }
 
   const run = await closedLoop(app, buyers, SECONDS, async (cookie) => {
-    const order = await json(`${base}/api/v1/orders`, {
+    const order = await send(`${base}/api/v1/orders`, {
       method: 'POST',
-      cookie,
-      headers: { 'idempotency-key': randomUUID() },
+      headers: {
+        'content-type': 'application/json',
+        origin: base,
+        cookie,
+        'idempotency-key': randomUUID(),
+      },
       body: JSON.stringify({ giftCardId: cardId }),
     });
     if (order.status !== 201) return `order ${order.status}`;
     const raw = JSON.stringify({
       event: 'payment.succeeded',
-      data: { reference: order.body.reference, amount: '500000', currency: 'NGN' },
+      data: {
+        reference: (JSON.parse(order.text) as { reference: string }).reference,
+        amount: '500000',
+        currency: 'NGN',
+      },
     });
-    const confirmed = await fetch(`${base}/api/v1/payments/sandbox/webhook`, {
+    const confirmed = await send(`${base}/api/v1/payments/sandbox/webhook`, {
       method: 'POST',
       headers: {
         'content-type': 'application/json',
@@ -138,10 +154,9 @@ async function measurePurchases(base: string, app: ChildProcess): Promise<LoopRe
       },
       body: raw,
     });
-    const text = await confirmed.text();
-    return confirmed.status === 200 && (JSON.parse(text) as { result: string }).result === 'issued'
+    return confirmed.status === 200 && (JSON.parse(confirmed.text) as { result: string }).result === 'issued'
       ? null
-      : `confirmation ${confirmed.status} ${text.slice(0, 120)}`;
+      : `confirmation ${confirmed.status} ${confirmed.text.slice(0, 120)}`;
   });
   return run;
 }

@@ -3,7 +3,7 @@ import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { connectDatabase, runMigrations } from '../src/server/db/client';
 import { startEmbeddedPostgres } from '../src/server/db/embedded';
-import { BENCH_SESSION_SECRET, closedLoop, startApp, stopProcess, waitForUrl } from './load';
+import { BENCH_SESSION_SECRET, closedLoop, send, startApp, stopProcess, waitForUrl } from './load';
 import { pgbenchTps } from './purchases';
 import { cpuWords, recordPath } from './results';
 
@@ -107,7 +107,7 @@ export async function benchRedemptions(): Promise<Record<string, string>> {
     }
 
     const run = await closedLoop(app, tills, SECONDS, async (till) => {
-      const res = await fetch(`${base}/api/v1/redemptions`, {
+      const res = await send(`${base}/api/v1/redemptions`, {
         method: 'POST',
         headers: {
           'content-type': 'application/json',
@@ -118,8 +118,7 @@ export async function benchRedemptions(): Promise<Record<string, string>> {
         },
         body: JSON.stringify({ code: till.code, amount: REDEEM, reference: 'bench' }),
       });
-      const text = await res.text();
-      return res.status === 201 ? null : `${res.status} ${text.slice(0, 120)}`;
+      return res.status === 201 ? null : `${res.status} ${res.text.slice(0, 120)}`;
     });
     const tps = pgbenchTps(embedded.url);
     const { perSecond, p99Ms, rssMb, cpu } = run;

@@ -5,7 +5,7 @@ import pg from 'pg';
 import { makeNuban } from '../src/shared/wallet/banks';
 import { connectDatabase, runMigrations } from '../src/server/db/client';
 import { startEmbeddedPostgres } from '../src/server/db/embedded';
-import { closedLoop, startApp, stopProcess, waitForUrl } from './load';
+import { closedLoop, send, startApp, stopProcess, waitForUrl } from './load';
 import { pgbenchTps } from './purchases';
 import { cpuWords, recordPath } from './results';
 
@@ -88,13 +88,12 @@ export async function benchWithdrawals(): Promise<Record<string, string>> {
     await client.end();
 
     const run = await closedLoop(app, cookies, SECONDS, async (cookie) => {
-      const res = await fetch(`${base}/api/v1/withdrawals`, {
+      const res = await send(`${base}/api/v1/withdrawals`, {
         method: 'POST',
         headers: { ...headers(cookie), 'idempotency-key': randomUUID() },
         body: JSON.stringify({ amount: 100_000, pin: '2580' }),
       });
-      const text = await res.text();
-      return res.status === 201 ? null : `${res.status} ${text.slice(0, 120)}`;
+      return res.status === 201 ? null : `${res.status} ${res.text.slice(0, 120)}`;
     });
     const tps = pgbenchTps(embedded.url);
     const { perSecond, p99Ms, rssMb, cpu } = run;
