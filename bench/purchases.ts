@@ -165,7 +165,8 @@ export function pgbenchTps(url: string): string {
   try {
     const u = new URL(url);
     const env = { ...process.env, PGPASSWORD: decodeURIComponent(u.password) };
-    const args = ['-h', u.hostname, '-p', u.port, '-U', u.username];
+    // Through the same socket as the app (the URL's host parameter), or TCP when it has none.
+    const args = ['-h', u.searchParams.get('host') ?? u.hostname, '-p', u.port, '-U', u.username];
     const admin = new URL(url);
     admin.pathname = '/postgres';
     execFileSync('psql', [...args, '-d', 'postgres', '-qc', 'DROP DATABASE IF EXISTS pgbench_ceiling'], {

@@ -14,10 +14,18 @@ const LOCALE_BY_CURRENCY: Record<string, string> = { NGN: 'en-NG', USD: 'en-US',
 
 const formatters = new Map<string, Intl.NumberFormat>();
 
+const digitsByCurrency = new Map<string, number>();
+
+/** 2 for NGN, 0 for JPY; asked of Intl once per currency (a NumberFormat costs far more than the answer). */
 function minorDigits(currency: string): number {
-  return (
-    new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2
-  );
+  let digits = digitsByCurrency.get(currency);
+  if (digits === undefined) {
+    digits =
+      new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ??
+      2;
+    digitsByCurrency.set(currency, digits);
+  }
+  return digits;
 }
 
 /** ₦12,500.00 for { amount: 1250000, currency: 'NGN' }. */

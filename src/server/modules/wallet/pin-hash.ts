@@ -14,8 +14,16 @@ import { verifyPassword } from '../../lib/passwords';
 const PREFIX = 'hmac-sha256$v1$';
 const KEY_LABEL = 'giftmart transaction PIN v1';
 
+const keys = new Map<string, Buffer>();
+
+/** Derived once per secret (one in production; tests use a few). */
 function pinKey(secret: string): Buffer {
-  return Buffer.from(hkdfSync('sha256', Buffer.from(secret), Buffer.alloc(0), KEY_LABEL, 32));
+  let key = keys.get(secret);
+  if (!key) {
+    key = Buffer.from(hkdfSync('sha256', Buffer.from(secret), Buffer.alloc(0), KEY_LABEL, 32));
+    keys.set(secret, key);
+  }
+  return key;
 }
 
 /** `hmac-sha256$v1$<hex>` of the account id and the PIN; `secret` is CODE_ENCRYPTION_KEY. */
