@@ -7,9 +7,23 @@ import { orders } from '../../db/schema/orders';
 
 export type OrderRow = typeof orders.$inferSelect;
 
-export async function insertOrder(db: DbOrTx, row: typeof orders.$inferInsert): Promise<OrderRow> {
-  const [created] = await db.insert(orders).values(row).returning();
-  return created!;
+/**
+ * Writes a new order; with an Idempotency-Key this buyer already used, writes nothing and answers undefined
+ * (a parallel request with the same key waits for the first one here, then writes nothing).
+ */
+export async function insertOrder(
+  db: DbOrTx,
+  row: typeof orders.$inferInsert,
+): Promise<OrderRow | undefined> {
+  const [created] = await db
+    .insert(orders)
+    .values(row)
+    .onConflictDoNothing({
+      target: [orders.buyerId, orders.idempotencyKey],
+      where: sql`${orders.idempotencyKey} IS NOT NULL`,
+    })
+    .returning();
+  return created;
 }
 
 export async function findOrderByIdempotencyKey(db: DbOrTx, buyerId: string, key: string) {

@@ -15,6 +15,7 @@ import {
 import type { Db } from '../../db/client';
 import type { Config } from '../../env';
 import { AppError, notFound } from '../../lib/app-error';
+import { CoalescerMap } from '../../lib/coalesce';
 import { decodeCursor, encodeCursor } from '../../lib/cursor';
 import { publicUrl } from '../../lib/public-url';
 import { findAccount } from '../accounts/accounts.service';
@@ -105,49 +106,46 @@ export async function startPurchase(
   idempotencyKey?: string,
 ): Promise<{ order: Order; replayed: boolean }> {
   const buyerId = buyer.id;
-  if (idempotencyKey) {
-    const existing = await findOrderByIdempotencyKey(deps.db, buyerId, idempotencyKey);
-    if (existing) return { order: await replay(deps, existing, input), replayed: true };
-  }
-  const card = await findGiftCardForSale(deps.db, input.giftCardId);
-  if (!card) throw notFound('That gift card');
-  if (!card.onSale) throw new AppError('CARD_NOT_ON_SALE', 'This gift card is no longer on sale.');
-  if (input.gift) await checkGiftRequest(deps.db, buyerId, input.gift);
-
-  let order: OrderRow;
+  // A retry (the same Idempotency-Key) answers the first order. The key is read only when a check refuses
+  // (the card may have gone off sale since) or its unique index writes nothing, not on every purchase.
+  const firstOrder = async () => {
+    const existing = idempotencyKey
+      ? await findOrderByIdempotencyKey(deps.db, buyerId, idempotencyKey)
+      : undefined;
+    return existing && { order: await replay(deps, existing, input), replayed: true };
+  };
+  let card: Awaited<ReturnType<typeof findGiftCardForSale>>;
   try {
-    order = await insertOrder(deps.db, {
-      reference: newReference(),
-      buyerId,
-      giftCardId: card.id,
-      businessId: card.businessId,
-      amount: card.amount,
-      currency: card.currency,
-      provider: deps.payments.name,
-      idempotencyKey: idempotencyKey ?? null,
-      requestFingerprint: fingerprint(input),
-      gift: input.gift
-        ? {
-            recipient: input.gift.recipient,
-            ...(input.gift.recipientName ? { recipientName: input.gift.recipientName } : {}),
-            ...(input.gift.message ? { message: input.gift.message } : {}),
-            ...(input.gift.deliverAt ? { deliverAt: input.gift.deliverAt } : {}),
-          }
-        : null,
-    });
+    card = await findGiftCardForSale(deps.db, input.giftCardId);
+    if (!card) throw notFound('That gift card');
+    if (!card.onSale) throw new AppError('CARD_NOT_ON_SALE', 'This gift card is no longer on sale.');
+    if (input.gift) await checkGiftRequest(deps.db, buyerId, input.gift);
   } catch (error) {
-    const pgError = (error as { cause?: { code?: string; constraint?: string } }).cause;
-    if (
-      idempotencyKey &&
-      pgError?.code === '23505' &&
-      pgError.constraint === 'orders_buyer_idempotency_unique'
-    ) {
-      // The same key raced us: the first request's order is the answer.
-      const existing = await findOrderByIdempotencyKey(deps.db, buyerId, idempotencyKey);
-      if (existing) return { order: await replay(deps, existing, input), replayed: true };
-    }
+    const first = await firstOrder();
+    if (first) return first;
     throw error;
   }
+
+  const order = await insertOrder(deps.db, {
+    reference: newReference(),
+    buyerId,
+    giftCardId: card.id,
+    businessId: card.businessId,
+    amount: card.amount,
+    currency: card.currency,
+    provider: deps.payments.name,
+    idempotencyKey: idempotencyKey ?? null,
+    requestFingerprint: fingerprint(input),
+    gift: input.gift
+      ? {
+          recipient: input.gift.recipient,
+          ...(input.gift.recipientName ? { recipientName: input.gift.recipientName } : {}),
+          ...(input.gift.message ? { message: input.gift.message } : {}),
+          ...(input.gift.deliverAt ? { deliverAt: input.gift.deliverAt } : {}),
+        }
+      : null,
+  });
+  if (!order) return (await firstOrder())!;
   return { order: await beginPayment(deps, order, buyer.email, card.businessName), replayed: false };
 }
 
@@ -325,9 +323,14 @@ export async function confirmPayment(deps: PurchaseDeps, event: PaymentEvent): P
   const { result, giftCardId } = await applyConfirmation(deps, event);
   // After the commit, and before the provider is answered: a confirmed sale is in its card's sold count by
   // the time anyone hears of it. A redelivery ('already-paid') also counts a sale whose count a crash cut.
-  if (result === 'issued' || result === 'already-paid') await flushSoldCounts(deps, giftCardId);
+  if (result === 'issued' || result === 'already-paid') {
+    await soldCountFlushes.run(deps.db, giftCardId, () => flushSoldCounts(deps, giftCardId));
+  }
   return result;
 }
+
+/** Confirmations of one card's sales arriving together share a flush that started after their commits. */
+const soldCountFlushes = new CoalescerMap<Db>();
 
 /**
  * Adds the paid orders not yet counted (of one gift card, or of all) to their cards' sold counts, in one

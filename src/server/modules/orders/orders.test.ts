@@ -621,6 +621,27 @@ describe('Idempotency-Key on POST /api/v1/orders', () => {
     }
   });
 
+  it('a retry after the card stopped selling still returns the first order (5 at once), not CARD_NOT_ON_SALE', async () => {
+    const seller = await business();
+    const card = await createCard(seller);
+    const buyer = await user();
+    const key = `off-sale-${randomUUID()}`;
+    const first = await postOrder(buyer, card.id, key);
+    expect(first.statusCode, first.body).toBe(201);
+    const stop = await seller.request({
+      method: 'PATCH',
+      url: `/api/v1/gift-cards/${card.id}`,
+      payload: { onSale: false },
+    });
+    expect(stop.statusCode, stop.body).toBe(200);
+    const retries = await Promise.all(Array.from({ length: 5 }, () => postOrder(buyer, card.id, key)));
+    for (const retry of retries) {
+      expect(retry.statusCode, retry.body).toBe(200);
+      expect((retry.json() as Order).id).toBe((first.json() as Order).id);
+    }
+    expect((await postOrder(buyer, card.id, `new-${randomUUID()}`)).statusCode).toBe(409);
+  });
+
   it('a retry after the order was paid returns the paid order and charges nothing again', async () => {
     const seller = await business();
     const card = await createCard(seller);
