@@ -56,8 +56,18 @@ export async function lockOrder(tx: DbOrTx, id: string): Promise<OrderRow | unde
 }
 
 /** The order a confirmation is about, locked so concurrent deliveries of it are handled one at a time. */
-export async function lockOrderByReference(tx: DbOrTx, reference: string): Promise<OrderRow | undefined> {
-  const [row] = await tx.select().from(orders).where(eq(orders.reference, reference)).for('update');
+/**
+ * The order a payment confirmation names, locked (only the order's row), with what issuing its card needs:
+ * the design's validity (null when the design is gone) and the business's name, in the same statement.
+ */
+export async function lockOrderByReference(tx: DbOrTx, reference: string) {
+  const [row] = await tx
+    .select({ order: orders, validityMonths: giftCards.validityMonths, businessName: accounts.name })
+    .from(orders)
+    .innerJoin(accounts, eq(accounts.id, orders.businessId))
+    .leftJoin(giftCards, eq(giftCards.id, orders.giftCardId))
+    .where(eq(orders.reference, reference))
+    .for('update', { of: orders });
   return row;
 }
 

@@ -357,11 +357,12 @@ async function applyConfirmation(
   event: Exclude<PaymentEvent, { type: 'ignored' }>,
 ): Promise<{ result: ConfirmResult; giftCardId: string }> {
   return deps.db.transaction(async (tx) => {
-    const order = await lockOrderByReference(tx, event.reference);
-    if (!order) {
+    const locked = await lockOrderByReference(tx, event.reference);
+    if (!locked) {
       deps.log?.warn({ reference: event.reference }, 'payment confirmation for an unknown order refused');
       throw notFound('That order');
     }
+    const { order, validityMonths, businessName } = locked;
     if (event.amount !== order.amount || event.currency !== order.currency) {
       deps.log?.warn(
         {
@@ -390,9 +391,8 @@ async function applyConfirmation(
       currency: order.currency,
     });
 
-    const design = await findGiftCardForSale(tx, order.giftCardId);
     const card = await issueCard(tx, deps.codes, {
-      validityMonths: design?.validityMonths ?? null,
+      validityMonths,
       ownerId: order.buyerId,
       giftCardId: order.giftCardId,
       businessId: order.businessId,
@@ -414,8 +414,6 @@ async function applyConfirmation(
         })
       : null;
 
-    // The design's row came with its business's name; an account is read only if the design is gone.
-    const businessName = design?.businessName ?? (await findAccount(tx, order.businessId))?.name ?? '';
     const value = formatMoney({ amount: Number(order.amount), currency: order.currency });
     await notify(tx, [
       boughtNotice({ order, cardId: card.id, businessName, value, paidAt, gift }),

@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull, or, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { journalEntries, ledgerAccounts, postings } from '../../db/schema/wallet';
 
@@ -126,25 +126,35 @@ export async function postEntry(
 }
 
 /**
- * The three ledger accounts a sale moves money between (payment clearing, platform revenue and the
- * business's wallet) in one look-up; an account not created yet is missing from the answer.
+ * A sale's journal entry in one statement: payment clearing → the business's wallet less the fee → platform
+ * revenue, the three accounts looked up by kind inside it. When any of them does not exist yet (the first sale
+ * of a business or currency) nothing is written and the answer is false: the caller creates them and posts.
  */
-export async function findSaleAccounts(db: DbOrTx, businessId: string, currency: string) {
-  return db
-    .select({ id: ledgerAccounts.id, kind: ledgerAccounts.kind })
-    .from(ledgerAccounts)
-    .where(
-      and(
-        eq(ledgerAccounts.currency, currency),
-        or(
-          and(
-            isNull(ledgerAccounts.ownerId),
-            inArray(ledgerAccounts.kind, ['payment_clearing', 'platform_revenue']),
-          ),
-          and(eq(ledgerAccounts.ownerId, businessId), eq(ledgerAccounts.kind, 'business_wallet')),
-        ),
-      ),
-    );
+export async function postSaleEntry(
+  tx: DbOrTx,
+  sale: { reference: string; businessId: string; currency: string; amount: bigint; fee: bigint },
+): Promise<boolean> {
+  const result = await tx.execute<{ entry_id: string }>(sql`
+    WITH account AS (
+      SELECT id, kind::text AS kind FROM ${ledgerAccounts}
+       WHERE currency = ${sale.currency}
+         AND ((owner_id IS NULL AND kind IN ('payment_clearing', 'platform_revenue'))
+           OR (owner_id = ${sale.businessId} AND kind = 'business_wallet'))),
+    line AS (
+      SELECT account.id, line.amount
+        FROM account
+        JOIN unnest(ARRAY['payment_clearing', 'business_wallet', 'platform_revenue'],
+                    ARRAY[${(-sale.amount).toString()}, ${(sale.amount - sale.fee).toString()}, ${sale.fee.toString()}]::bigint[])
+             AS line(kind, amount) ON line.kind = account.kind
+       WHERE line.amount <> 0),
+    entry AS (
+      INSERT INTO ${journalEntries} (kind, reference)
+      SELECT 'sale', ${sale.reference} WHERE (SELECT count(*) FROM account) = 3
+      RETURNING id)
+    INSERT INTO ${postings} (entry_id, ledger_account_id, amount, currency)
+    SELECT entry.id, line.id, line.amount, ${sale.currency} FROM entry, line
+    RETURNING entry_id`);
+  return result.rows.length > 0;
 }
 
 /** The postings of the journal entry with this reference (empty when there is none). */

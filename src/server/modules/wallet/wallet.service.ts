@@ -8,10 +8,10 @@ import { findDefaultBankAccount, hasPin, toBankAccount } from './wallet.reposito
 import {
   ensureOwnedLedgerAccount,
   ensurePlatformAccount,
-  findSaleAccounts,
   findEntryPostings,
   ownedAccountBalance,
   postEntry,
+  postSaleEntry,
 } from './ledger.repository';
 
 /** Every business gets its wallet account when it registers, so sales can credit it without a race. */
@@ -42,18 +42,16 @@ export async function recordSale(
   tx: DbOrTx,
   sale: { orderId: string; businessId: string; amount: bigint; fee: bigint; currency: string },
 ): Promise<void> {
-  // The three accounts exist after the first sale: one look-up finds them, and only a missing one is created.
-  const found = new Map(
-    (await findSaleAccounts(tx, sale.businessId, sale.currency)).map((row) => [row.kind, row.id]),
-  );
-  const clearing =
-    found.get('payment_clearing') ?? (await ensurePlatformAccount(tx, 'payment_clearing', sale.currency));
-  const revenue =
-    found.get('platform_revenue') ?? (await ensurePlatformAccount(tx, 'platform_revenue', sale.currency));
-  const wallet = found.get('business_wallet') ?? (await openWallet(tx, sale.businessId, sale.currency));
+  const reference = `order:${sale.orderId}`;
+  // The three accounts exist after the first sale, so the entry is one statement that finds them itself;
+  // only before a business's (or a currency's) first sale are they created first.
+  if (await postSaleEntry(tx, { ...sale, reference })) return;
+  const clearing = await ensurePlatformAccount(tx, 'payment_clearing', sale.currency);
+  const revenue = await ensurePlatformAccount(tx, 'platform_revenue', sale.currency);
+  const wallet = await openWallet(tx, sale.businessId, sale.currency);
   await postEntry(tx, {
     kind: 'sale',
-    reference: `order:${sale.orderId}`,
+    reference,
     currency: sale.currency,
     postings: [
       { ledgerAccountId: clearing, amount: -sale.amount },
