@@ -11,16 +11,41 @@ import {
   sql,
   type SQL,
 } from 'drizzle-orm';
-import type { PgInsertValue } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../db/client';
 import { accounts } from '../../db/schema/accounts';
 import { giftCards } from '../../db/schema/catalogue';
 import { cardActivities, purchasedCards } from '../../db/schema/cards';
 import { orders } from '../../db/schema/orders';
 
-export async function insertPurchasedCard(db: DbOrTx, row: PgInsertValue<typeof purchasedCards>) {
-  const [created] = await db.insert(purchasedCards).values(row).returning();
-  return created!;
+/**
+ * A new card and its first activity (`issue`, the whole value) in one statement. The activity's triggers
+ * (running balance; balance = sum of activities at commit) check the pair as they check any other.
+ */
+export async function insertIssuedCard(
+  db: DbOrTx,
+  card: {
+    ownerId: string;
+    giftCardId: string;
+    businessId: string;
+    orderId: string;
+    amount: bigint;
+    currency: string;
+    code: { hash: string; ciphertext: string; last4: string };
+    validityMonths: number | null;
+  },
+): Promise<{ id: string }> {
+  const result = await db.execute<{ id: string }>(sql`
+    WITH card AS (
+      INSERT INTO ${purchasedCards} (owner_id, gift_card_id, business_id, order_id, initial_value, balance,
+                                     currency, code_hash, code_ciphertext, code_last4, expires_at)
+      VALUES (${card.ownerId}, ${card.giftCardId}, ${card.businessId}, ${card.orderId}, ${card.amount},
+              ${card.amount}, ${card.currency}, ${card.code.hash}, ${card.code.ciphertext}, ${card.code.last4},
+              now() + make_interval(months => ${card.validityMonths}::int))
+      RETURNING id, balance)
+    INSERT INTO ${cardActivities} (purchased_card_id, kind, amount, balance_after, created_at)
+    SELECT id, 'issue', balance, balance, clock_timestamp() FROM card
+    RETURNING purchased_card_id AS id`);
+  return result.rows[0]!;
 }
 
 export type CardRow = typeof purchasedCards.$inferSelect;

@@ -1,5 +1,4 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { sql } from 'drizzle-orm';
 import { formatCode, parseCode } from '../../../shared/cards/codes';
 import {
   REFUND_WINDOW_DAYS,
@@ -22,7 +21,7 @@ import {
   findCardByCodeHash,
   findPurchasedCard,
   insertActivity,
-  insertPurchasedCard,
+  insertIssuedCard,
   listActivityViews,
   listPurchasedCards,
   lockCard,
@@ -120,27 +119,16 @@ export async function issueCard(
     validityMonths: number | null;
   },
 ): Promise<{ id: string }> {
-  const code = codes.generate();
-  const card = await insertPurchasedCard(tx, {
+  return insertIssuedCard(tx, {
     ownerId: input.ownerId,
     giftCardId: input.giftCardId,
     businessId: input.businessId,
     orderId: input.orderId,
-    initialValue: input.amount,
-    balance: input.amount,
-    currency: input.currency,
-    codeHash: code.hash,
-    codeCiphertext: code.ciphertext,
-    codeLast4: code.last4,
-    expiresAt: input.validityMonths ? sql`now() + make_interval(months => ${input.validityMonths})` : null,
-  });
-  await insertActivity(tx, {
-    purchasedCardId: card.id,
-    kind: 'issue',
     amount: input.amount,
-    balanceAfter: input.amount,
+    currency: input.currency,
+    code: codes.generate(),
+    validityMonths: input.validityMonths,
   });
-  return { id: card.id };
 }
 
 /**
