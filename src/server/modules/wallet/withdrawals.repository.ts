@@ -1,6 +1,6 @@
 import { and, desc, eq, gt, inArray, isNull, lte, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { bankAccounts, withdrawals } from '../../db/schema/wallet';
+import { bankAccounts, postings, withdrawals } from '../../db/schema/wallet';
 
 export type WithdrawalRow = typeof withdrawals.$inferSelect;
 
@@ -121,14 +121,21 @@ export async function leaseDueWithdrawals(tx: DbOrTx, limit: number) {
   return rows;
 }
 
-/** Locks a live bank account FOR SHARE; false when it was removed meanwhile. */
-export async function shareLiveBankAccount(tx: DbOrTx, id: string): Promise<boolean> {
-  const [row] = await tx
-    .select({ id: bankAccounts.id })
-    .from(bankAccounts)
-    .where(and(eq(bankAccounts.id, id), isNull(bankAccounts.removedAt)))
-    .for('share');
-  return Boolean(row);
+/**
+ * Under the wallet's lock, in one statement: holds the bank account against a concurrent removal (which
+ * checks for withdrawals in flight) and sums the wallet's postings.
+ */
+export async function shareBankAndSumWallet(
+  tx: DbOrTx,
+  bankAccountId: string,
+  walletId: string,
+): Promise<{ bankLive: boolean; balance: bigint }> {
+  const result = await tx.execute<{ bank_live: boolean; balance: string }>(sql`
+    SELECT EXISTS (SELECT 1 FROM ${bankAccounts}
+                    WHERE id = ${bankAccountId} AND removed_at IS NULL FOR SHARE) AS bank_live,
+           (SELECT coalesce(sum(amount), 0) FROM ${postings} WHERE ledger_account_id = ${walletId})::text AS balance`);
+  const row = result.rows[0]!;
+  return { bankLive: row.bank_live, balance: BigInt(row.balance) };
 }
 
 /**

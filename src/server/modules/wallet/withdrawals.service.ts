@@ -7,7 +7,7 @@ import type { Config } from '../../env';
 import { decodeCursor, encodeCursor } from '../../lib/cursor';
 import { AppError, notFound } from '../../lib/app-error';
 import type { WebhookHandler } from '../../plugins/webhooks';
-import { ensurePlatformAccount, ownedAccountBalance, postEntry } from './ledger.repository';
+import { ensurePlatformAccount, lockWalletWithPayoutAccount, postEntry } from './ledger.repository';
 import { lockWallet, openWallet } from './wallet.service';
 import { notify } from '../notifications/notifications.service';
 import type { PayoutProvider, TransferState } from './payouts/payout-provider';
@@ -22,7 +22,7 @@ import {
   insertWithdrawal,
   leaseDueWithdrawals,
   listWithdrawals,
-  shareLiveBankAccount,
+  shareBankAndSumWallet,
   lockWithdrawal,
   updateWithdrawal,
   type WithdrawalRow,
@@ -109,10 +109,12 @@ export async function requestWithdrawal(
 
   const amount = BigInt(input.amount);
   const created: WithdrawalRow & { replayed?: boolean } = await deps.db.transaction(async (tx) => {
-    const wallet = await lockWallet(tx, businessId, currency);
-    const inFlight = await ensurePlatformAccount(tx, 'payouts_in_flight', currency);
-    // Holds the bank account against a concurrent removal (which checks for withdrawals in flight).
-    if (!(await shareLiveBankAccount(tx, bank.id))) throw notFound('That bank account');
+    const accounts =
+      (await lockWalletWithPayoutAccount(tx, businessId, currency)) ??
+      (await firstWithdrawalAccounts(tx, businessId, currency));
+    const { wallet, inFlight } = accounts;
+    const { bankLive, balance } = await shareBankAndSumWallet(tx, bank.id, wallet);
+    if (!bankLive) throw notFound('That bank account');
     // The old client, which sends no key: an identical request moments after answers the first one.
     const same =
       !idempotencyKey && sameWithinSeconds
@@ -121,7 +123,6 @@ export async function requestWithdrawal(
     if (same) return { ...same, replayed: true };
     // With a key, a request racing the first one is answered under the wallet's lock: before a refusal
     // (the first one may have spent the balance) and when the key's unique index writes nothing.
-    const balance = await ownedAccountBalance(tx, 'business_wallet', businessId, currency);
     if (amount > balance) {
       const first = idempotencyKey ? await findWithdrawalByKey(tx, businessId, idempotencyKey) : undefined;
       if (first) return { ...first, replayed: true };
@@ -167,6 +168,12 @@ export async function requestWithdrawal(
   if (created.replayed) return { withdrawal: await replay(deps, created, fingerprint), replayed: true };
   // The new row and its bank account (held by the transaction) are the answer: no read back (issue 14).
   return { withdrawal: toWithdrawal(created, bank), replayed: false };
+}
+
+/** Before a business's (or the currency's) first withdrawal: its accounts are created, then the wallet locked. */
+async function firstWithdrawalAccounts(tx: DbOrTx, businessId: string, currency: string) {
+  const wallet = await lockWallet(tx, businessId, currency);
+  return { wallet, inFlight: await ensurePlatformAccount(tx, 'payouts_in_flight', currency) };
 }
 
 async function replay(

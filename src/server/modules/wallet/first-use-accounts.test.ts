@@ -2,7 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, registerAndLogin, type TestApp } from '../../../../tests/fixtures/test-app';
+import { fundedBusiness, TEST_PIN } from '../../../../tests/fixtures/wallet';
+import { createSandboxPayouts } from './payouts/sandbox-payouts';
 import { recordSale } from './wallet.service';
+import { requestWithdrawal } from './withdrawals.service';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -21,10 +24,10 @@ async function postingsOf(reference: string) {
 }
 
 /**
- * Issue 14: a sale's entry is one statement that finds its three accounts itself; before a business's or a
- * currency's first sale they do not all exist, and the entry is written after creating them.
+ * Issue 14: a sale's entry and a withdrawal's lock each find their ledger accounts in one statement; before a
+ * business's or a currency's first sale or withdrawal they do not all exist, and are created first.
  */
-describe('a sale in the ledger', () => {
+describe('ledger accounts made on first use', () => {
   it('writes the entry when no account of its currency exists yet, then in one statement the next times', async () => {
     const business = await registerAndLogin(t.app, 'business');
     // A currency no other test (or earlier run on a kept database) sells in: payment clearing, revenue
@@ -55,5 +58,35 @@ describe('a sale in the ledger', () => {
     // The same order twice is refused by the entry's unique reference, and moves nothing.
     await expect(sale(second, 300_000n, 0n)).rejects.toThrow();
     expect(await postingsOf(`order:${second}`)).toHaveLength(2);
+  });
+
+  it('takes a withdrawal when the payouts-in-flight account of its currency does not exist yet', async () => {
+    const business = await fundedBusiness(t, 1_000_000n);
+    // The wallet is in NGN; a currency no other test withdraws in makes the one-statement look-up miss (on
+    // a kept database only the first run of this test finds it missing; every fresh one does).
+    const rare = ['ISK', 'MNT', 'BTN', 'KGS', 'MOP', 'TOP', 'WST', 'SBD'];
+    const currency = rare[Math.floor(Math.random() * rare.length)]!;
+    await t.database.db.transaction((tx) =>
+      recordSale(tx, { orderId: randomUUID(), businessId: business.id, amount: 300_000n, fee: 0n, currency }),
+    );
+    const deps = {
+      db: t.database.db,
+      config: { ...t.config, CURRENCY: currency },
+      payouts: createSandboxPayouts({ db: t.database.db, settleMs: 0 }),
+    };
+    const { withdrawal } = await requestWithdrawal(deps, business.id, { amount: 200_000, pin: TEST_PIN });
+    expect(withdrawal.amount).toEqual({ amount: 200_000, currency });
+    const inFlight = await t.database.db.execute<{ amount: string }>(sql`
+      SELECT p.amount::text AS amount FROM postings p
+        JOIN ledger_accounts la ON la.id = p.ledger_account_id
+        JOIN journal_entries e ON e.id = p.entry_id
+       WHERE la.kind = 'payouts_in_flight' AND la.currency = ${currency}
+         AND e.reference = ${`withdrawal:${withdrawal.id}`}`);
+    expect(inFlight.rows).toEqual([{ amount: '200000' }]);
+    // The second finds both accounts in one statement, and the balance check still holds.
+    await expect(
+      requestWithdrawal(deps, business.id, { amount: 200_000, pin: TEST_PIN }),
+    ).rejects.toMatchObject({ code: 'INSUFFICIENT_BALANCE' });
+    await requestWithdrawal(deps, business.id, { amount: 100_000, pin: TEST_PIN });
   });
 });
