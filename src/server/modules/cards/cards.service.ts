@@ -109,26 +109,9 @@ async function ownedCard(db: DbOrTx, ownerId: string, id: string): Promise<Purch
 export async function issueCard(
   tx: DbOrTx,
   codes: CodeVault,
-  input: {
-    ownerId: string;
-    giftCardId: string;
-    businessId: string;
-    orderId: string;
-    amount: bigint;
-    currency: string;
-    validityMonths: number | null;
-  },
+  input: Omit<Parameters<typeof insertIssuedCard>[1], 'code'>,
 ): Promise<{ id: string }> {
-  return insertIssuedCard(tx, {
-    ownerId: input.ownerId,
-    giftCardId: input.giftCardId,
-    businessId: input.businessId,
-    orderId: input.orderId,
-    amount: input.amount,
-    currency: input.currency,
-    code: codes.generate(),
-    validityMonths: input.validityMonths,
-  });
+  return insertIssuedCard(tx, { ...input, code: codes.generate() });
 }
 
 /**

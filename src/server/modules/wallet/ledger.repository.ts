@@ -4,6 +4,14 @@ import { journalEntries, ledgerAccounts, postings } from '../../db/schema/wallet
 
 export type LedgerAccountKind = (typeof ledgerAccounts.$inferSelect)['kind'];
 
+/** The condition for an owner's ledger account of a kind and currency (unique). */
+const ownedBy = (kind: LedgerAccountKind, ownerId: string, currency: string) =>
+  and(
+    eq(ledgerAccounts.kind, kind),
+    eq(ledgerAccounts.ownerId, ownerId),
+    eq(ledgerAccounts.currency, currency),
+  );
+
 /**
  * The id of an owner's ledger account of a kind, created on first use. The account almost always exists, so
  * it is looked for first (one round trip); `lock` takes its row lock in the same statement.
@@ -19,13 +27,7 @@ export async function ensureOwnedLedgerAccount(
     const query = db
       .select({ id: ledgerAccounts.id })
       .from(ledgerAccounts)
-      .where(
-        and(
-          eq(ledgerAccounts.kind, kind),
-          eq(ledgerAccounts.ownerId, ownerId),
-          eq(ledgerAccounts.currency, currency),
-        ),
-      );
+      .where(ownedBy(kind, ownerId, currency));
     const [row] = lock ? await query.for('update') : await query;
     return row?.id;
   };
@@ -58,13 +60,7 @@ export async function lockWalletWithPayoutAccount(
         WHERE f.kind = 'payouts_in_flight' AND f.owner_id IS NULL AND f.currency = ${currency})`,
     })
     .from(ledgerAccounts)
-    .where(
-      and(
-        eq(ledgerAccounts.kind, 'business_wallet'),
-        eq(ledgerAccounts.ownerId, businessId),
-        eq(ledgerAccounts.currency, currency),
-      ),
-    )
+    .where(ownedBy('business_wallet', businessId, currency))
     .for('update');
   return row?.inFlight ? { wallet: row.wallet, inFlight: row.inFlight } : undefined;
 }
@@ -80,13 +76,7 @@ export async function ownedAccountBalance(
     .select({ total: sql<string>`coalesce(sum(${postings.amount}), 0)` })
     .from(postings)
     .innerJoin(ledgerAccounts, eq(ledgerAccounts.id, postings.ledgerAccountId))
-    .where(
-      and(
-        eq(ledgerAccounts.kind, kind),
-        eq(ledgerAccounts.ownerId, ownerId),
-        eq(ledgerAccounts.currency, currency),
-      ),
-    );
+    .where(ownedBy(kind, ownerId, currency));
   return BigInt(row?.total ?? '0');
 }
 
