@@ -7,7 +7,7 @@ import {
   ownedCardsWithBalance,
   soldCardsWithBalance,
 } from './account-deletion.repository';
-import { insertActivity, updateCard } from './cards.repository';
+import { writeActivity } from './cards.repository';
 
 export const GIVEN_UP_REFERENCE = 'Given up by its holder on account deletion';
 
@@ -56,15 +56,18 @@ export const cardsDeletionParticipant: AccountDeletionParticipant = {
   async erase(tx: DbOrTx, account: DeletingAccount) {
     if (account.role !== 'user') return;
     for (const card of await lockOwnedCardsWithBalance(tx, account.id)) {
-      await insertActivity(tx, {
-        purchasedCardId: card.id,
-        kind: 'void',
-        amount: -card.balance,
-        balanceAfter: 0n,
-        actorId: account.id,
-        reference: GIVEN_UP_REFERENCE,
-      });
-      await updateCard(tx, card.id, { balance: 0n, status: 'void' });
+      await writeActivity(
+        tx,
+        {
+          purchasedCardId: card.id,
+          kind: 'void',
+          amount: -card.balance,
+          balanceAfter: 0n,
+          actorId: account.id,
+          reference: GIVEN_UP_REFERENCE,
+        },
+        { balance: 0n, status: 'void' },
+      );
     }
   },
 };

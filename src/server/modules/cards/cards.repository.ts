@@ -69,15 +69,16 @@ export async function insertActivity(
 }
 
 /**
- * An activity and the card's new state in one statement (one round trip instead of two). The card's row is
- * changed only when the activity is written: with an Idempotency-Key this actor already used, nothing is
- * written and the answer is undefined (the caller answers with the first request's result). The card's row
- * must be locked by the caller; the database's checks (running balance, balance = sum at commit) still run.
+ * An activity and the card's new state in one statement (one round trip instead of two): every change of a
+ * card's balance or status goes through here. The card's row is changed only when the activity is written:
+ * with an Idempotency-Key this actor already used, nothing is written and the answer is undefined (the caller
+ * answers with the first request's result). The card's row must be locked by the caller; the database's
+ * checks (running balance, balance = sum at commit) still run.
  */
 export async function writeActivity(
   tx: DbOrTx,
   row: NewActivity,
-  card: Partial<Pick<CardRow, 'balance' | 'status'>>,
+  card: Partial<Pick<CardRow, 'balance' | 'status' | 'blockedReason'>>,
 ): Promise<ActivityRow | undefined> {
   const written = tx.$with('written').as(
     tx

@@ -18,18 +18,17 @@ import { consume } from '../../lib/rate-limiter';
 import type { CoreDeps } from '../../lib/deps';
 import { logoUrl } from '../catalogue/catalogue.service';
 import {
+  type ActivityView,
+  type CardRow,
   findCardByCodeHash,
   findPurchasedCard,
-  insertActivity,
+  type HeldCardFilter,
   insertIssuedCard,
   listActivityViews,
   listPurchasedCards,
   lockCard,
-  updateCard,
-  type ActivityView,
-  type CardRow,
-  type HeldCardFilter,
   type PurchasedCardRow,
+  writeActivity,
 } from './cards.repository';
 import type { CodeVault } from './code-vault';
 
@@ -193,14 +192,17 @@ export async function setFrozen(
     if (!frozen && status !== 'frozen') {
       throw new AppError('CARD_STATE_CONFLICT', 'This card is not frozen.', { details: { status } });
     }
-    await insertActivity(tx, {
-      purchasedCardId: id,
-      kind: frozen ? 'freeze' : 'unfreeze',
-      amount: 0n,
-      balanceAfter: card.balance,
-      actorId: ownerId,
-    });
-    await updateCard(tx, id, { status: frozen ? 'frozen' : 'active' });
+    await writeActivity(
+      tx,
+      {
+        purchasedCardId: id,
+        kind: frozen ? 'freeze' : 'unfreeze',
+        amount: 0n,
+        balanceAfter: card.balance,
+        actorId: ownerId,
+      },
+      { status: frozen ? 'frozen' : 'active' },
+    );
   });
   return getMyCard(deps, ownerId, id);
 }

@@ -22,7 +22,7 @@ import { consume } from '../../lib/rate-limiter';
 import { findAccount, findAccountByEmailAddress, findUserWithUsername } from '../accounts/accounts.service';
 import { logoUrl } from '../catalogue/catalogue.service';
 import { notify, queueMail, type NewNotification } from '../notifications/notifications.service';
-import { findPurchasedCard, insertActivity, lockCard, transferCard, updateCard } from './cards.repository';
+import { findPurchasedCard, insertActivity, lockCard, transferCard, writeActivity } from './cards.repository';
 import { effectiveStatus, money, stateWords, type CardsDeps, type CodeVault } from './cards.service';
 import {
   findGiftView,
@@ -255,14 +255,17 @@ async function sendInTx(
       { details: { status } },
     );
   }
-  await insertActivity(tx, {
-    purchasedCardId: card.id,
-    kind: 'gift_sent',
-    amount: 0n,
-    balanceAfter: card.balance,
-    actorId: input.senderId,
-  });
-  await updateCard(tx, card.id, { status: 'gift_pending' });
+  await writeActivity(
+    tx,
+    {
+      purchasedCardId: card.id,
+      kind: 'gift_sent',
+      amount: 0n,
+      balanceAfter: card.balance,
+      actorId: input.senderId,
+    },
+    { status: 'gift_pending' },
+  );
   const gift = await insertGift(tx, {
     purchasedCardId: card.id,
     senderId: input.senderId,
@@ -338,14 +341,17 @@ async function endGift(
 ): Promise<void> {
   const card = await lockCard(tx, gift.purchasedCardId);
   if (card && card.status === 'gift_pending') {
-    await insertActivity(tx, {
-      purchasedCardId: card.id,
-      kind: 'gift_returned',
-      amount: 0n,
-      balanceAfter: card.balance,
-      actorId: extra.actorId ?? null,
-    });
-    await updateCard(tx, card.id, { status: 'active' });
+    await writeActivity(
+      tx,
+      {
+        purchasedCardId: card.id,
+        kind: 'gift_returned',
+        amount: 0n,
+        balanceAfter: card.balance,
+        actorId: extra.actorId ?? null,
+      },
+      { status: 'active' },
+    );
   }
   await updateGift(tx, gift.id, {
     status,

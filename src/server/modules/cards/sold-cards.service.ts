@@ -13,6 +13,7 @@ import {
   listSoldCards,
   lockCard,
   updateCard,
+  writeActivity,
 } from './cards.repository';
 
 /** The cards a business has sold, newest first; `last4` narrows to codes ending in those characters. */
@@ -76,20 +77,23 @@ export async function setBlocked(
     if (!blocked && status !== 'blocked') {
       throw new AppError('CARD_STATE_CONFLICT', 'This card is not blocked.', { details: { status } });
     }
-    await insertActivity(tx, {
-      purchasedCardId: id,
-      kind: blocked ? 'block' : 'unblock',
-      amount: 0n,
-      balanceAfter: card.balance,
-      actorId: businessId,
-      reference: blocked ? reason || null : null,
-    });
     // Unblocking gives back what the holder had chosen: a card they froze before the block stays frozen.
     const heldFrozen = !blocked && (await lastFreezeKind(tx, id)) === 'freeze';
-    await updateCard(tx, id, {
-      status: blocked ? 'blocked' : card.balance === 0n ? 'redeemed' : heldFrozen ? 'frozen' : 'active',
-      blockedReason: blocked ? reason || null : null,
-    });
+    await writeActivity(
+      tx,
+      {
+        purchasedCardId: id,
+        kind: blocked ? 'block' : 'unblock',
+        amount: 0n,
+        balanceAfter: card.balance,
+        actorId: businessId,
+        reference: blocked ? reason || null : null,
+      },
+      {
+        status: blocked ? 'blocked' : card.balance === 0n ? 'redeemed' : heldFrozen ? 'frozen' : 'active',
+        blockedReason: blocked ? reason || null : null,
+      },
+    );
     await notify(tx, [
       {
         accountId: card.ownerId,
