@@ -55,9 +55,9 @@ export async function lockOrder(tx: DbOrTx, id: string): Promise<OrderRow | unde
   return row;
 }
 
-/** The order a confirmation is about, locked so concurrent deliveries of it are handled one at a time. */
 /**
- * The order a payment confirmation names, locked (only the order's row), with what issuing its card needs:
+ * The order a payment confirmation names, locked (only the order's row) so concurrent deliveries of it are
+ * handled one at a time, with what issuing its card needs:
  * the design's validity (null when the design is gone) and the business's name, in the same statement.
  */
 export async function lockOrderByReference(tx: DbOrTx, reference: string) {

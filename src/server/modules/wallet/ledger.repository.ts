@@ -1,4 +1,4 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { journalEntries, ledgerAccounts, postings } from '../../db/schema/wallet';
 
@@ -13,9 +13,26 @@ const ownedBy = (kind: LedgerAccountKind, ownerId: string, currency: string) =>
   );
 
 /**
- * The id of an owner's ledger account of a kind, created on first use. The account almost always exists, so
- * it is looked for first (one round trip); `lock` takes its row lock in the same statement.
+ * A ledger account's id, created on first use. Accounts exist after their first use, so the look-up comes
+ * first (one round trip); a creation that races another one's does nothing, and the look-up then finds it.
  */
+async function findOrCreate(
+  find: () => Promise<string | undefined>,
+  create: () => Promise<unknown>,
+): Promise<string> {
+  const found = await find();
+  if (found) return found;
+  await create();
+  return (await find())!;
+}
+
+/** The sum of an account's postings, as a SQL expression: the one definition of a ledger balance. */
+export function balanceOf(ledgerAccountId: string | SQL): SQL<string> {
+  return sql<string>`(SELECT coalesce(sum(${postings.amount}), 0) FROM ${postings}
+    WHERE ${postings.ledgerAccountId} = ${ledgerAccountId})`;
+}
+
+/** The id of an owner's ledger account of a kind, created on first use; `lock` takes its row lock too. */
 export async function ensureOwnedLedgerAccount(
   db: DbOrTx,
   kind: LedgerAccountKind,
@@ -23,24 +40,24 @@ export async function ensureOwnedLedgerAccount(
   currency: string,
   lock = false,
 ): Promise<string> {
-  const find = async () => {
-    const query = db
-      .select({ id: ledgerAccounts.id })
-      .from(ledgerAccounts)
-      .where(ownedBy(kind, ownerId, currency));
-    const [row] = lock ? await query.for('update') : await query;
-    return row?.id;
-  };
-  const found = await find();
-  if (found) return found;
-  await db
-    .insert(ledgerAccounts)
-    .values({ kind, ownerId, currency })
-    .onConflictDoNothing({
-      target: [ledgerAccounts.kind, ledgerAccounts.ownerId, ledgerAccounts.currency],
-      where: sql`${ledgerAccounts.ownerId} IS NOT NULL`,
-    });
-  return (await find())!;
+  return findOrCreate(
+    async () => {
+      const query = db
+        .select({ id: ledgerAccounts.id })
+        .from(ledgerAccounts)
+        .where(ownedBy(kind, ownerId, currency));
+      const [row] = lock ? await query.for('update') : await query;
+      return row?.id;
+    },
+    () =>
+      db
+        .insert(ledgerAccounts)
+        .values({ kind, ownerId, currency })
+        .onConflictDoNothing({
+          target: [ledgerAccounts.kind, ledgerAccounts.ownerId, ledgerAccounts.currency],
+          where: sql`${ledgerAccounts.ownerId} IS NOT NULL`,
+        }),
+  );
 }
 
 /**
@@ -73,45 +90,42 @@ export async function ownedAccountBalance(
   currency: string,
 ): Promise<bigint> {
   const [row] = await db
-    .select({ total: sql<string>`coalesce(sum(${postings.amount}), 0)` })
-    .from(postings)
-    .innerJoin(ledgerAccounts, eq(ledgerAccounts.id, postings.ledgerAccountId))
+    // Qualified by hand: in a one-table select drizzle writes a column bare, which the subquery would take as its own.
+    .select({ total: balanceOf(sql`${ledgerAccounts}."id"`) })
+    .from(ledgerAccounts)
     .where(ownedBy(kind, ownerId, currency));
   return BigInt(row?.total ?? '0');
 }
 
-/**
- * A platform-owned ledger account (payment clearing, revenue, payouts), created on first use: looked for
- * first, since it exists after its first use (one round trip).
- */
+/** A platform-owned ledger account (payment clearing, revenue, payouts), created on first use. */
 export async function ensurePlatformAccount(
   db: DbOrTx,
   kind: LedgerAccountKind,
   currency: string,
 ): Promise<string> {
-  const find = async () => {
-    const [row] = await db
-      .select({ id: ledgerAccounts.id })
-      .from(ledgerAccounts)
-      .where(
-        and(
-          eq(ledgerAccounts.kind, kind),
-          eq(ledgerAccounts.currency, currency),
-          isNull(ledgerAccounts.ownerId),
-        ),
-      );
-    return row?.id;
-  };
-  const found = await find();
-  if (found) return found;
-  await db
-    .insert(ledgerAccounts)
-    .values({ kind, currency })
-    .onConflictDoNothing({
-      target: [ledgerAccounts.kind, ledgerAccounts.currency],
-      where: sql`${ledgerAccounts.ownerId} IS NULL`,
-    });
-  return (await find())!;
+  return findOrCreate(
+    async () => {
+      const [row] = await db
+        .select({ id: ledgerAccounts.id })
+        .from(ledgerAccounts)
+        .where(
+          and(
+            eq(ledgerAccounts.kind, kind),
+            eq(ledgerAccounts.currency, currency),
+            isNull(ledgerAccounts.ownerId),
+          ),
+        );
+      return row?.id;
+    },
+    () =>
+      db
+        .insert(ledgerAccounts)
+        .values({ kind, currency })
+        .onConflictDoNothing({
+          target: [ledgerAccounts.kind, ledgerAccounts.currency],
+          where: sql`${ledgerAccounts.ownerId} IS NULL`,
+        }),
+  );
 }
 
 export interface Posting {

@@ -1,6 +1,7 @@
 import { and, desc, eq, gt, inArray, isNull, lte, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { bankAccounts, postings, withdrawals } from '../../db/schema/wallet';
+import { bankAccounts, withdrawals } from '../../db/schema/wallet';
+import { balanceOf } from './ledger.repository';
 
 export type WithdrawalRow = typeof withdrawals.$inferSelect;
 
@@ -87,7 +88,6 @@ export async function listWithdrawals(
     .limit(limit);
 }
 
-/** Locks the business's wallet ledger account: withdrawals of one business are checked one at a time. */
 export async function findLiveBankAccount(db: DbOrTx, businessId: string, id: string) {
   const [row] = await db
     .select()
@@ -133,7 +133,7 @@ export async function shareBankAndSumWallet(
   const result = await tx.execute<{ bank_live: boolean; balance: string }>(sql`
     SELECT EXISTS (SELECT 1 FROM ${bankAccounts}
                     WHERE id = ${bankAccountId} AND removed_at IS NULL FOR SHARE) AS bank_live,
-           (SELECT coalesce(sum(amount), 0) FROM ${postings} WHERE ledger_account_id = ${walletId})::text AS balance`);
+           ${balanceOf(walletId)}::text AS balance`);
   const row = result.rows[0]!;
   return { bankLive: row.bank_live, balance: BigInt(row.balance) };
 }

@@ -109,10 +109,9 @@ export async function requestWithdrawal(
 
   const amount = BigInt(input.amount);
   const created: WithdrawalRow & { replayed?: boolean } = await deps.db.transaction(async (tx) => {
-    const accounts =
+    const { wallet, inFlight } =
       (await lockWalletWithPayoutAccount(tx, businessId, currency)) ??
       (await firstWithdrawalAccounts(tx, businessId, currency));
-    const { wallet, inFlight } = accounts;
     const { bankLive, balance } = await shareBankAndSumWallet(tx, bank.id, wallet);
     if (!bankLive) throw notFound('That bank account');
     // The old client, which sends no key: an identical request moments after answers the first one.
