@@ -62,4 +62,26 @@ describe('Coalescer', () => {
     ]);
     expect(ran.sort()).toEqual(['a1', 'a2', 'b1']);
   });
+
+  it('drops a key once its runs are over, and runs it again on the next call', async () => {
+    const map = new CoalescerMap<object>();
+    const owner = {};
+    const gates = [gate(), gate()];
+    let runs = 0;
+    const task = async () => {
+      await gates[runs++]!.opened;
+    };
+    const first = map.run(owner, 'card-1', task);
+    const second = map.run(owner, 'card-1', task);
+    expect(map.busy(owner)).toBe(1);
+    gates[0]!.open();
+    await first;
+    expect(map.busy(owner)).toBe(1);
+    gates[1]!.open();
+    await second;
+    await Promise.resolve();
+    expect(map.busy(owner)).toBe(0);
+    await map.run(owner, 'card-1', async () => void (runs += 1));
+    expect(runs).toBe(3);
+  });
 });

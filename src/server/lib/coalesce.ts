@@ -9,6 +9,11 @@ export class Coalescer {
 
   constructor(private readonly task: () => Promise<void>) {}
 
+  /** No run in flight and none waiting. */
+  get idle(): boolean {
+    return !this.running && !this.queued;
+  }
+
   run(): Promise<void> {
     if (!this.running) {
       const settled = () => {
@@ -28,9 +33,17 @@ export class Coalescer {
   }
 }
 
-/** One Coalescer per owner (a database handle) and key, made on first use. */
+/**
+ * One Coalescer per owner (a database handle) and key while it has work: made on first use and dropped once
+ * idle, so keys that are never seen again (one per gift card ever sold) are not kept.
+ */
 export class CoalescerMap<Owner extends object> {
   private readonly byOwner = new WeakMap<Owner, Map<string, Coalescer>>();
+
+  /** How many keys of an owner have a run in flight or waiting. */
+  busy(owner: Owner): number {
+    return this.byOwner.get(owner)?.size ?? 0;
+  }
 
   run(owner: Owner, key: string, task: () => Promise<void>): Promise<void> {
     let forOwner = this.byOwner.get(owner);
@@ -43,6 +56,11 @@ export class CoalescerMap<Owner extends object> {
       coalescer = new Coalescer(task);
       forOwner.set(key, coalescer);
     }
-    return coalescer.run();
+    const settled = coalescer.run();
+    const kept = coalescer;
+    void settled.then(() => {
+      if (kept.idle && forOwner.get(key) === kept) forOwner.delete(key);
+    });
+    return settled;
   }
 }
