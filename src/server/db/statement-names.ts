@@ -12,10 +12,18 @@ const PLANNED_EACH_TIME = /\blimit\b|\bi?like\b/i;
 
 type QueryConfig = { text?: unknown; name?: unknown };
 
+/** Names already worked out, by text: the app sends the same few dozen texts over and over. */
+const names = new Map<string, string | undefined>();
+const REMEMBERED = 1024;
+
 /** The name a statement is prepared under: a hash of its text, so the same text gets the same name. */
 export function statementName(text: string): string | undefined {
-  if (PLANNED_EACH_TIME.test(text)) return undefined;
-  return `g${createHash('sha1').update(text).digest('base64url').slice(0, 20)}`;
+  if (names.has(text)) return names.get(text);
+  const name = PLANNED_EACH_TIME.test(text)
+    ? undefined
+    : `g${createHash('sha1').update(text).digest('base64url').slice(0, 20)}`;
+  if (names.size < REMEMBERED) names.set(text, name);
+  return name;
 }
 
 /**
