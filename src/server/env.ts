@@ -4,10 +4,12 @@ import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 
-const bool = z
-  .enum(['true', 'false', '1', '0', ''])
-  .default('false')
-  .transform((v) => v === 'true' || v === '1');
+/** A yes/no setting: true/1 or false/0; unset or empty is `fallback`. */
+const flag = (fallback: boolean) =>
+  z
+    .enum(['true', 'false', '1', '0', ''])
+    .default('')
+    .transform((v) => (v === '' ? fallback : v === 'true' || v === '1'));
 
 const secret = z.string().min(32, 'must be at least 32 characters');
 
@@ -38,10 +40,7 @@ const envSchema = z.object({
    * Statements go to PostgreSQL as named prepared statements (db/statement-names.ts): off only for a pooler
    * that cannot keep them per connection.
    */
-  DATABASE_PREPARED_STATEMENTS: z
-    .enum(['true', 'false', '1', '0', ''])
-    .default('true')
-    .transform((v) => v !== 'false' && v !== '0'),
+  DATABASE_PREPARED_STATEMENTS: flag(true),
   DATA_DIR: z.string().min(1).default('./data'),
   /** Folder of the built web app; defaults to dist/web beside the built server. */
   WEB_DIST: z.string().min(1).optional(),
@@ -112,7 +111,7 @@ const envSchema = z.object({
   PUBLIC_URL: z.url().optional(),
   PAYMENT_PROVIDER: z.enum(['sandbox', 'paystack']).default('sandbox'),
   /** The sandbox issues real codes for test cards and marks withdrawals paid; production refuses it unless this is set. */
-  ALLOW_SANDBOX_IN_PRODUCTION: bool,
+  ALLOW_SANDBOX_IN_PRODUCTION: flag(false),
   PAYSTACK_SECRET_KEY: z.string().min(1).optional(),
   /** Platform fee on each sale in basis points (100 = 1 %). */
   PLATFORM_FEE_BPS: z.coerce.number().int().min(0).max(10_000).default(0),
