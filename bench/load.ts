@@ -166,16 +166,15 @@ const BENCH_CODE_KEY = 'bench-code-key-bench-code-key-bench-code-key';
 
 /**
  * The built server as `npm start` runs it, in production mode with the sandbox provider allowed, on its
- * own port, database and data folder; `env` adds or overrides settings, `nodeArgs` go before the script.
+ * own port, database and data folder; `env` adds or overrides settings.
  */
 export function startApp(
   port: number,
   databaseUrl: string,
   dataDir: string,
   env: Record<string, string> = {},
-  nodeArgs: string[] = [],
 ): ChildProcess {
-  return startProcess('node', [...nodeArgs, 'dist/server/server.js'], {
+  return startProcess('node', ['dist/server/server.js'], {
     PORT: String(port),
     DATABASE_URL: databaseUrl,
     LOG_LEVEL: 'warn',

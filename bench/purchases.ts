@@ -25,12 +25,6 @@ import { cpuWords, recordPath, recordResult } from './results';
 const PORT = 3330;
 const BUYERS = 32;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-/**
- * PURCHASES_PROFILE=<dir> profiles the app under the load: each statement's round trip by its SQL
- * (PG_QUERY_TIMING, see src/server/db/query-timing.ts) and a V8 CPU profile (`node --cpu-prof`), both
- * written to <dir> when the app stops. Off by default: the figures are measured without it.
- */
-const PROFILE_DIR = process.env.PURCHASES_PROFILE ? path.resolve(process.env.PURCHASES_PROFILE) : undefined;
 /** PURCHASES_ENTRIES=1000 runs only that ledger size (a quick look); both by default. */
 const SIZES = process.env.PURCHASES_ENTRIES ? [Number(process.env.PURCHASES_ENTRIES)] : [1_000, 1_000_000];
 const SESSION_SECRET = BENCH_SESSION_SECRET;
@@ -200,16 +194,8 @@ export async function benchPurchases(): Promise<Record<string, string>> {
     await runMigrations(database.db);
     await database.close();
     await fillLedger(embedded.url, entries);
-    const app = startApp(
-      PORT,
-      embedded.url,
-      dataDir,
-      {
-        ...(PROFILE_DIR ? { PG_QUERY_TIMING: path.join(PROFILE_DIR, `statements-${entries}.json`) } : {}),
-        LOGIN_MAX_FAILURES_PER_IP: '1000',
-      },
-      PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [],
-    );
+    // Profiled like every bench's server: BENCH_CPU_PROFILE and BENCH_QUERY_TIMING (load.ts).
+    const app = startApp(PORT, embedded.url, dataDir, { LOGIN_MAX_FAILURES_PER_IP: '1000' });
     try {
       const base = `http://127.0.0.1:${PORT}`;
       await waitForUrl(`${base}/api/health`);
