@@ -102,6 +102,23 @@ export async function writeActivity(
   return activity;
 }
 
+/**
+ * A change of a card's state that moves no money (freeze, block, gift sent or returned, expiry): an activity of
+ * 0 at the card's balance, and the card's new state, in one statement.
+ */
+export function writeStateChange(
+  tx: DbOrTx,
+  card: Pick<CardRow, 'id' | 'balance'>,
+  activity: Pick<NewActivity, 'kind' | 'actorId' | 'reference'>,
+  change: Parameters<typeof writeActivity>[2],
+): Promise<ActivityRow | undefined> {
+  return writeActivity(
+    tx,
+    { purchasedCardId: card.id, amount: 0n, balanceAfter: card.balance, ...activity },
+    change,
+  );
+}
+
 const cardSelection = {
   card: purchasedCards,
   uniqueId: giftCards.uniqueId,

@@ -28,7 +28,7 @@ import {
   listPurchasedCards,
   lockCard,
   type PurchasedCardRow,
-  writeActivity,
+  writeStateChange,
 } from './cards.repository';
 import type { CodeVault } from './code-vault';
 
@@ -192,15 +192,10 @@ export async function setFrozen(
     if (!frozen && status !== 'frozen') {
       throw new AppError('CARD_STATE_CONFLICT', 'This card is not frozen.', { details: { status } });
     }
-    await writeActivity(
+    await writeStateChange(
       tx,
-      {
-        purchasedCardId: id,
-        kind: frozen ? 'freeze' : 'unfreeze',
-        amount: 0n,
-        balanceAfter: card.balance,
-        actorId: ownerId,
-      },
+      card,
+      { kind: frozen ? 'freeze' : 'unfreeze', actorId: ownerId },
       { status: frozen ? 'frozen' : 'active' },
     );
   });

@@ -2,7 +2,7 @@ import { formatMoney } from '../../../shared/money';
 import { runPeriodically } from '../../lib/periodic';
 import { notify } from '../notifications/notifications.service';
 import { money, type CardsDeps } from './cards.service';
-import { claimExpiryReminders, lockDueExpiries, writeActivity } from './cards.repository';
+import { claimExpiryReminders, lockDueExpiries, writeStateChange } from './cards.repository';
 
 export const EXPIRY_REMINDER_DAYS = 7;
 const BATCH = 200;
@@ -19,11 +19,7 @@ export async function runExpiryJob(deps: CardsDeps): Promise<{ expired: number; 
     const done = await deps.db.transaction(async (tx) => {
       const due = await lockDueExpiries(tx, BATCH);
       for (const card of due) {
-        await writeActivity(
-          tx,
-          { purchasedCardId: card.id, kind: 'expire', amount: 0n, balanceAfter: card.balance },
-          { status: 'expired' },
-        );
+        await writeStateChange(tx, card, { kind: 'expire' }, { status: 'expired' });
         if (card.balance > 0n) {
           await notify(tx, [
             {

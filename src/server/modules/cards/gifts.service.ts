@@ -22,7 +22,13 @@ import { consume } from '../../lib/rate-limiter';
 import { findAccount, findAccountByEmailAddress, findUserWithUsername } from '../accounts/accounts.service';
 import { logoUrl } from '../catalogue/catalogue.service';
 import { notify, queueMail, type NewNotification } from '../notifications/notifications.service';
-import { findPurchasedCard, insertActivity, lockCard, transferCard, writeActivity } from './cards.repository';
+import {
+  findPurchasedCard,
+  insertActivity,
+  lockCard,
+  transferCard,
+  writeStateChange,
+} from './cards.repository';
 import { effectiveStatus, money, stateWords, type CardsDeps, type CodeVault } from './cards.service';
 import {
   findGiftView,
@@ -255,15 +261,10 @@ async function sendInTx(
       { details: { status } },
     );
   }
-  await writeActivity(
+  await writeStateChange(
     tx,
-    {
-      purchasedCardId: card.id,
-      kind: 'gift_sent',
-      amount: 0n,
-      balanceAfter: card.balance,
-      actorId: input.senderId,
-    },
+    card,
+    { kind: 'gift_sent', actorId: input.senderId },
     { status: 'gift_pending' },
   );
   const gift = await insertGift(tx, {
@@ -341,15 +342,10 @@ async function endGift(
 ): Promise<void> {
   const card = await lockCard(tx, gift.purchasedCardId);
   if (card && card.status === 'gift_pending') {
-    await writeActivity(
+    await writeStateChange(
       tx,
-      {
-        purchasedCardId: card.id,
-        kind: 'gift_returned',
-        amount: 0n,
-        balanceAfter: card.balance,
-        actorId: extra.actorId ?? null,
-      },
+      card,
+      { kind: 'gift_returned', actorId: extra.actorId ?? null },
       { status: 'active' },
     );
   }

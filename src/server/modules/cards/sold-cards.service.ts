@@ -13,7 +13,7 @@ import {
   listSoldCards,
   lockCard,
   updateCard,
-  writeActivity,
+  writeStateChange,
 } from './cards.repository';
 
 /** The cards a business has sold, newest first; `last4` narrows to codes ending in those characters. */
@@ -79,13 +79,11 @@ export async function setBlocked(
     }
     // Unblocking gives back what the holder had chosen: a card they froze before the block stays frozen.
     const heldFrozen = !blocked && (await lastFreezeKind(tx, id)) === 'freeze';
-    await writeActivity(
+    await writeStateChange(
       tx,
+      card,
       {
-        purchasedCardId: id,
         kind: blocked ? 'block' : 'unblock',
-        amount: 0n,
-        balanceAfter: card.balance,
         actorId: businessId,
         reference: blocked ? reason || null : null,
       },
