@@ -9,7 +9,7 @@ import type { Config } from './env';
 import { lazyChildLogger } from './lib/lazy-logger';
 import { registerSecurityHeaders } from './plugins/security-headers';
 import { accountRoutes } from './modules/accounts/accounts.routes';
-import { resolveToken } from './modules/accounts/accounts.service';
+import { sessionResolver } from './modules/accounts/accounts.service';
 import { profileRoutes } from './modules/accounts/profile.routes';
 import { cardsDeletionParticipant } from './modules/cards/account-deletion.service';
 import { catalogueDeletionParticipant } from './modules/catalogue/account-deletion.service';
@@ -139,7 +139,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // One webhook address per provider: payments first, then (when the same provider pays out) transfers.
   const webhookHandlers: WebhookHandler[] = [paymentWebhookHandler(deps)];
   if (deps.payouts.name === deps.payments.name) webhookHandlers.push(transferWebhookHandler(deps));
-  await app.register(registerAuth, { config, resolveToken: (token) => resolveToken(deps, token) });
+  const sessions = sessionResolver(deps, app.log);
+  app.addHook('onClose', async () => sessions.close());
+  await app.register(registerAuth, { config, resolveToken: sessions.resolveToken });
   await app.register(healthRoutes, { prefix: '/api', ...deps });
   await app.register(
     async (v1) => {

@@ -1,6 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { accounts } from '../../db/schema/accounts';
+import { forgetCachedSessions } from './session-cache';
 
 export type AccountRow = typeof accounts.$inferSelect;
 export type NewAccountRow = typeof accounts.$inferInsert;
@@ -58,6 +59,7 @@ export async function updateLogoKey(
     .set({ logoKey, updatedAt: sql`now()` })
     .where(eq(accounts.id, id))
     .returning();
+  forgetCachedSessions();
   return row;
 }
 
@@ -76,6 +78,7 @@ export async function updatePasswordHash(
     .set({ passwordHash, updatedAt: sql`now()` })
     .where(and(eq(accounts.id, id), expectedHash ? eq(accounts.passwordHash, expectedHash) : undefined))
     .returning();
+  forgetCachedSessions();
   return row;
 }
 

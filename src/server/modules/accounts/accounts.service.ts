@@ -23,6 +23,7 @@ import {
   revokeSession,
   touchSession,
 } from './sessions.repository';
+import { SessionCache, type SessionCacheOptions } from './session-cache';
 import { cleanUserAgent } from './user-agent';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -296,13 +297,33 @@ export interface ResolvedSession {
   persistent: boolean;
 }
 
-export async function resolveToken(deps: AuthDeps, token: string): Promise<ResolvedSession | null> {
+/**
+ * Turns a session token into its live session, for the auth plugin. Sessions are kept in memory between
+ * requests (SessionCache: forgotten on every announced change, read fresh while announcements cannot arrive),
+ * so most signed-in requests start without a statement (issue 14).
+ */
+export function sessionResolver(deps: AuthDeps, log: SessionCacheOptions['log']) {
+  const cache = new SessionCache({ db: deps.db, log });
+  return {
+    resolveToken: (token: string) => resolveToken(deps, token, cache),
+    close: () => cache.close(),
+  };
+}
+
+export async function resolveToken(
+  deps: AuthDeps,
+  token: string,
+  cache?: SessionCache,
+): Promise<ResolvedSession | null> {
   if (token.length < 20 || token.length > 100) return null;
-  const found = await findLiveSessionByTokenHash(deps.db, keyedHash(deps.config.SESSION_SECRET, token));
+  const tokenHash = keyedHash(deps.config.SESSION_SECRET, token);
+  const read = () => findLiveSessionByTokenHash(deps.db, tokenHash);
+  const found = await (cache ? cache.get(tokenHash, read) : read());
   if (!found) return null;
   // Checked here first so most requests write nothing; the UPDATE's own condition settles races.
   if (Date.now() - found.session.lastSeenAt.getTime() > LAST_SEEN_EVERY_MS) {
     await touchSession(deps.db, found.session.id);
+    cache?.seen(tokenHash, new Date());
   }
   return {
     sessionId: found.session.id,

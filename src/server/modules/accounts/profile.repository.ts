@@ -2,6 +2,7 @@ import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { accounts, accountTokens, sessions } from '../../db/schema/accounts';
 import type { AccountRow } from './accounts.repository';
+import { forgetCachedSessions } from './session-cache';
 
 /** The live (not deleted) account, its row locked until the transaction ends. */
 export async function lockLiveAccount(tx: DbOrTx, id: string): Promise<AccountRow | undefined> {
@@ -23,6 +24,7 @@ export async function updateProfileFields(
     .set({ ...fields, updatedAt: sql`now()` })
     .where(and(eq(accounts.id, id), isNull(accounts.deletedAt)))
     .returning();
+  forgetCachedSessions();
   return row;
 }
 
@@ -93,6 +95,7 @@ export async function updateEmail(tx: DbOrTx, id: string, email: string): Promis
     .update(accounts)
     .set({ email, updatedAt: sql`now()` })
     .where(eq(accounts.id, id));
+  forgetCachedSessions();
 }
 
 /** The deleted account keeps its row (money records point at it) with nothing personal left in it. */
@@ -105,6 +108,7 @@ export async function anonymiseAccount(
     .update(accounts)
     .set({ ...values, logoKey: null, deletedAt: sql`now()`, updatedAt: sql`now()` })
     .where(eq(accounts.id, id));
+  forgetCachedSessions();
 }
 
 export async function deleteAccountTokens(tx: DbOrTx, accountId: string): Promise<void> {
@@ -116,4 +120,5 @@ export async function revokeAllSessions(tx: DbOrTx, accountId: string): Promise<
     .update(sessions)
     .set({ revokedAt: sql`now()` })
     .where(and(eq(sessions.accountId, accountId), isNull(sessions.revokedAt)));
+  forgetCachedSessions();
 }

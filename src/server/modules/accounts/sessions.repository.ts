@@ -1,6 +1,7 @@
 import { and, desc, eq, gt, isNull, lt, ne, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { accounts, sessions } from '../../db/schema/accounts';
+import { forgetCachedSessions } from './session-cache';
 
 export type SessionRow = typeof sessions.$inferSelect;
 
@@ -9,7 +10,16 @@ export async function insertSession(db: DbOrTx, row: typeof sessions.$inferInser
   return created!;
 }
 
-export async function findLiveSessionByTokenHash(db: DbOrTx, tokenHash: string) {
+/** A live session with its account, as a request's look-up finds it. */
+export interface LiveSession {
+  session: SessionRow;
+  account: typeof accounts.$inferSelect;
+}
+
+export async function findLiveSessionByTokenHash(
+  db: DbOrTx,
+  tokenHash: string,
+): Promise<LiveSession | undefined> {
   const [row] = await db
     .select({ session: sessions, account: accounts })
     .from(sessions)
@@ -25,6 +35,7 @@ export async function revokeSession(db: DbOrTx, id: string): Promise<void> {
     .update(sessions)
     .set({ revokedAt: sql`now()` })
     .where(and(eq(sessions.id, id), isNull(sessions.revokedAt)));
+  forgetCachedSessions();
 }
 
 /**
@@ -63,6 +74,7 @@ export async function revokeSessionOf(db: DbOrTx, accountId: string, id: string)
       ),
     )
     .returning({ id: sessions.id });
+  forgetCachedSessions();
   return rows.length > 0;
 }
 
@@ -79,5 +91,6 @@ export async function revokeSessionsOf(db: DbOrTx, accountId: string, keepId?: s
       ),
     )
     .returning({ id: sessions.id });
+  forgetCachedSessions();
   return rows.length;
 }
