@@ -1,6 +1,6 @@
 import type { Db } from '../../db/client';
 import { Listener } from '../../db/listen';
-import type { LiveSession } from './sessions.repository';
+import type { accounts, sessions } from '../../db/schema/accounts';
 
 /** The channel migration 0014's triggers announce every change to a session or an account on. */
 export const SESSIONS_CHANNEL = 'giftmart_sessions';
@@ -14,6 +14,12 @@ export interface SessionCacheOptions {
   maxEntries?: number;
   /** A kept session is read again from the database after this long, whatever was announced. */
   maxAgeMs?: number;
+}
+
+/** A live session with its account, as a request's look-up finds it. */
+export interface LiveSession {
+  session: typeof sessions.$inferSelect;
+  account: typeof accounts.$inferSelect;
 }
 
 interface Kept {

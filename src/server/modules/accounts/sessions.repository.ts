@@ -1,19 +1,15 @@
 import { and, desc, eq, gt, isNull, lt, ne, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { accounts, sessions } from '../../db/schema/accounts';
-import { forgetCachedSessions } from './session-cache';
+import { forgetCachedSessions, type LiveSession } from './session-cache';
+
+export type { LiveSession };
 
 export type SessionRow = typeof sessions.$inferSelect;
 
 export async function insertSession(db: DbOrTx, row: typeof sessions.$inferInsert): Promise<SessionRow> {
   const [created] = await db.insert(sessions).values(row).returning();
   return created!;
-}
-
-/** A live session with its account, as a request's look-up finds it. */
-export interface LiveSession {
-  session: SessionRow;
-  account: typeof accounts.$inferSelect;
 }
 
 export async function findLiveSessionByTokenHash(
