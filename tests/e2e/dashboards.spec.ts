@@ -66,6 +66,31 @@ test.describe('business dashboard', () => {
     await expect(page).toHaveURL(/\/dashboard\/giftcard$/);
   });
 
+  for (const width of [375, 1280]) {
+    test(`home at ${width} px: nothing below the chart moves when its figures arrive`, async ({ page }) => {
+      // The pending steps sit below the chart; they moved 82 px at 1280 when it drew, and a click aimed at
+      // one (the PIN journey's) landed beside it.
+      await page.setViewportSize({ width, height: 900 });
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      await page.route('**/api/v1/sales/daily?*', async (route) => {
+        await held;
+        await route.continue();
+      });
+      const input = await registerViaApi(page, 'business');
+      await logInViaApi(page, 'business', input.email);
+      const pendingPin = page.getByRole('link', { name: /Set transaction pin/ });
+      await expect(pendingPin).toContainText('PENDING');
+      await expect(page.getByText('Loading the chart…')).toBeVisible();
+      const top = () => pendingPin.evaluate((el) => el.getBoundingClientRect().top + window.scrollY);
+      const before = await top();
+      release();
+      await expect(page.getByTestId('sales-chart').locator('canvas')).toBeVisible();
+      await expect(page.getByText(/Nothing sold or redeemed in the last 30 days/)).toBeVisible();
+      expect(await top()).toBe(before);
+    });
+  }
+
   test('log out ends the server session, clears the store and goes to / (and the dashboard then asks to log in)', async ({
     page,
   }) => {

@@ -158,7 +158,15 @@ export function SalesChartSection() {
 
   let body;
   if (daily.isPending) {
-    body = <ChartPlaceholder text="Loading the chart…" />;
+    // The loaded layout's line and chart box, so nothing below moves when the figures arrive.
+    body = (
+      <>
+        <p className={CHART_LINE}>Loading the last {days} days…</p>
+        <div className={CHART_BOX}>
+          <ChartPlaceholder text="Loading the chart…" />
+        </div>
+      </>
+    );
   } else if (daily.isError) {
     body = (
       <div role="alert" className="flex min-h-52 flex-wrap items-center justify-center gap-3 text-red-800">
@@ -182,7 +190,7 @@ export function SalesChartSection() {
     const quiet = sold.amount === 0 && redeemed.amount === 0;
     body = (
       <>
-        <p className="text-sm text-slate-700" aria-live="polite">
+        <p className={CHART_LINE} aria-live="polite">
           {quiet ? (
             `Nothing sold or redeemed in the last ${days} days yet: each day’s sales and redemptions show here as bars.`
           ) : (
@@ -193,7 +201,7 @@ export function SalesChartSection() {
             </>
           )}
         </p>
-        <div aria-hidden="true" className="mt-4 min-h-52">
+        <div aria-hidden="true" className={CHART_BOX}>
           <Suspense fallback={<ChartPlaceholder text="Drawing the chart…" />}>
             <SalesChart days={rows} currency={currency} />
           </Suspense>
@@ -207,7 +215,7 @@ export function SalesChartSection() {
     <section
       aria-labelledby={headingId}
       aria-busy={daily.isFetching || undefined}
-      className="mt-8 rounded-2xl border border-slate-200 bg-white p-4 shadow-sm md:p-6"
+      className="@container mt-8 rounded-2xl border border-slate-200 bg-white p-4 shadow-sm md:p-6"
     >
       <div className="mb-3 flex flex-wrap items-center justify-between gap-3">
         <h2 id={headingId} className="text-lg font-semibold text-slate-900">
@@ -238,11 +246,20 @@ export function SalesChartSection() {
   );
 }
 
+/**
+ * The drawn chart's height with its legend (sales-chart.tsx: 200 px of plot under 640 px of width, else 260,
+ * and the legend below), kept while it loads and draws so the sections below it do not jump.
+ */
+const CHART_BOX = 'mt-4 flex min-h-[260px] flex-col @min-[640px]:min-h-[290px]';
+
+/** The line above the chart: room for the longest (the quiet one) on a phone, one line on a wider screen. */
+const CHART_LINE = 'min-h-15 text-sm text-slate-700 @min-[640px]:min-h-5';
+
 function ChartPlaceholder({ text }: { text: string }) {
   return (
     <div
       role="status"
-      className="flex min-h-52 items-center justify-center rounded-xl bg-slate-50 text-slate-600"
+      className="flex flex-1 items-center justify-center rounded-xl bg-slate-50 text-slate-600"
     >
       {text}
     </div>
