@@ -67,13 +67,14 @@ test.describe('business dashboard', () => {
   });
 
   for (const width of [375, 1280]) {
-    test(`home at ${width} px: nothing below the chart moves when its figures arrive`, async ({ page }) => {
-      // The pending steps sit below the chart; they moved 82 px at 1280 when it drew, and a click aimed at
-      // one (the PIN journey's) landed beside it.
+    test(`home at ${width} px: nothing below the figures moves when they arrive`, async ({ page }) => {
+      // The pending steps sit below the figures and the chart. They moved 82 px at 1280 when the chart drew
+      // and 180 px at 375 when the four figures replaced their one loading line; a click aimed at one (the
+      // PIN journey's) landed beside it. Every figure is held back until the steps show, then let through.
       await page.setViewportSize({ width, height: 900 });
       let release!: () => void;
       const held = new Promise<void>((resolve) => (release = resolve));
-      await page.route('**/api/v1/sales/daily?*', async (route) => {
+      await page.route('**/api/v1/sales/**', async (route) => {
         await held;
         await route.continue();
       });
@@ -82,9 +83,11 @@ test.describe('business dashboard', () => {
       const pendingPin = page.getByRole('link', { name: /Set transaction pin/ });
       await expect(pendingPin).toContainText('PENDING');
       await expect(page.getByText('Loading the chart…')).toBeVisible();
+      await expect(page.getByText('Loading your figures…')).toBeAttached();
       const top = () => pendingPin.evaluate((el) => el.getBoundingClientRect().top + window.scrollY);
       const before = await top();
       release();
+      await expect(page.getByRole('link', { name: 'Redeemed this month None yet' })).toBeVisible();
       await expect(page.getByTestId('sales-chart').locator('canvas')).toBeVisible();
       await expect(page.getByText(/Nothing sold or redeemed in the last 30 days/)).toBeVisible();
       expect(await top()).toBe(before);

@@ -10,6 +10,14 @@ import { figuresKeys, getSalesDaily, getSalesSummary } from './figures-api';
 // uPlot and its styles load only when Home draws the chart (see sales-chart.tsx).
 const SalesChart = lazy(() => import('./sales-chart'));
 
+/** Home's four figures: which total of the summary, and the list (sales or redemptions) it links to. */
+const FIGURES = [
+  { label: 'Sold today', of: 'soldToday', page: 'sales', since: 'today' },
+  { label: 'Sold this month', of: 'soldThisMonth', page: 'sales', since: 'month' },
+  { label: 'Redeemed today', of: 'redeemedToday', page: 'sales/redemptions', since: 'today' },
+  { label: 'Redeemed this month', of: 'redeemedThisMonth', page: 'sales/redemptions', since: 'month' },
+] as const;
+
 /** Today and the first of this month as YYYY-MM-DD in the platform's time zone, for the figures' links. */
 function platformDays(timeZone: string): { today: string; monthStart: string } {
   const today = new Intl.DateTimeFormat('en-CA', {
@@ -78,11 +86,7 @@ export function SalesFigures() {
   const headingId = useId();
   let body;
   if (summary.isPending) {
-    body = (
-      <p role="status" className="text-slate-600">
-        Loading your figures…
-      </p>
-    );
+    body = <FigureTiles />;
   } else if (summary.isError) {
     body = (
       <div role="alert" className="flex flex-wrap items-center gap-3 text-red-800">
@@ -105,44 +109,61 @@ export function SalesFigures() {
   );
 }
 
-function FigureTiles({ summary }: { summary: SalesSummary }) {
-  const { today, monthStart } = platformDays(summary.timeZone || PLATFORM_TIME_ZONE);
-  const tiles = [
-    { label: 'Sold today', money: summary.soldToday, to: `/dashboard/sales?from=${today}&to=${today}` },
-    {
-      label: 'Sold this month',
-      money: summary.soldThisMonth,
-      to: `/dashboard/sales?from=${monthStart}&to=${today}`,
-    },
-    {
-      label: 'Redeemed today',
-      money: summary.redeemedToday,
-      to: `/dashboard/sales/redemptions?from=${today}&to=${today}`,
-    },
-    {
-      label: 'Redeemed this month',
-      money: summary.redeemedThisMonth,
-      to: `/dashboard/sales/redemptions?from=${monthStart}&to=${today}`,
-    },
-  ];
+/**
+ * The four figures, each a link to its sales or redemptions. Without a summary (still loading) the same
+ * tiles stand empty, so the sections below do not move when the figures arrive.
+ */
+function FigureTiles({ summary }: { summary?: SalesSummary }) {
+  const { today, monthStart } = platformDays(summary?.timeZone || PLATFORM_TIME_ZONE);
+  const tileClass =
+    'flex h-full min-w-0 flex-col rounded-2xl border border-slate-200 bg-white p-4 shadow-sm md:p-5';
   return (
-    <ul className="grid grid-cols-2 gap-3 lg:grid-cols-4 lg:gap-4">
-      {tiles.map((tile) => (
-        <li key={tile.label}>
-          <Link
-            to={tile.to}
-            className="flex h-full min-w-0 flex-col rounded-2xl border border-slate-200 bg-white p-4 shadow-sm transition hover:border-brand-300 hover:shadow-md focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600 md:p-5"
-          >
-            <span className="text-sm font-medium text-slate-600">{tile.label}</span>
-            {/* A space, so the link's name reads "Sold today ₦5,000.00". */}{' '}
-            <span className="mt-1 text-lg font-bold break-words text-slate-900 tabular-nums md:text-2xl">
-              {/* Zero in words: the only ₦ figure on a new business's Home stays its (hidden) balance. */}
-              {tile.money.amount === 0 ? 'None yet' : formatMoney(tile.money)}
-            </span>
-          </Link>
-        </li>
-      ))}
-    </ul>
+    <>
+      {summary ? null : (
+        <p role="status" className="sr-only">
+          Loading your figures…
+        </p>
+      )}
+      <ul className="grid grid-cols-2 gap-3 lg:grid-cols-4 lg:gap-4" aria-busy={!summary || undefined}>
+        {FIGURES.map((figure) => {
+          const money = summary?.[figure.of];
+          const content = (
+            <>
+              <span className="text-sm font-medium text-slate-600">{figure.label}</span>
+              {/* A space, so the link's name reads "Sold today ₦5,000.00". */}{' '}
+              <span className="mt-1 text-lg font-bold break-words text-slate-900 tabular-nums md:text-2xl">
+                {/* Zero in words: the only ₦ figure on a new business's Home stays its (hidden) balance. */}
+                {money ? (
+                  money.amount === 0 ? (
+                    'None yet'
+                  ) : (
+                    formatMoney(money)
+                  )
+                ) : (
+                  <span className="text-slate-300" aria-hidden="true">
+                    …
+                  </span>
+                )}
+              </span>
+            </>
+          );
+          return (
+            <li key={figure.label}>
+              {summary ? (
+                <Link
+                  to={`/dashboard/${figure.page}?from=${figure.since === 'today' ? today : monthStart}&to=${today}`}
+                  className={`${tileClass} transition hover:border-brand-300 hover:shadow-md focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600`}
+                >
+                  {content}
+                </Link>
+              ) : (
+                <div className={tileClass}>{content}</div>
+              )}
+            </li>
+          );
+        })}
+      </ul>
+    </>
   );
 }
 
