@@ -304,33 +304,24 @@ export interface ResolvedSession {
  */
 export function sessionResolver(deps: AuthDeps, log: SessionCacheOptions['log']) {
   const cache = new SessionCache({ db: deps.db, log });
-  return {
-    resolveToken: (token: string) => resolveToken(deps, token, cache),
-    close: () => cache.close(),
+  const resolveToken = async (token: string): Promise<ResolvedSession | null> => {
+    if (token.length < 20 || token.length > 100) return null;
+    const tokenHash = keyedHash(deps.config.SESSION_SECRET, token);
+    const found = await cache.get(tokenHash, () => findLiveSessionByTokenHash(deps.db, tokenHash));
+    if (!found) return null;
+    // Checked here first so most requests write nothing; the UPDATE's own condition settles races.
+    if (Date.now() - found.session.lastSeenAt.getTime() > LAST_SEEN_EVERY_MS) {
+      await touchSession(deps.db, found.session.id);
+      cache.seen(tokenHash, new Date());
+    }
+    return {
+      sessionId: found.session.id,
+      account: found.account,
+      expiresAt: found.session.expiresAt,
+      persistent: found.session.persistent,
+    };
   };
-}
-
-export async function resolveToken(
-  deps: AuthDeps,
-  token: string,
-  cache?: SessionCache,
-): Promise<ResolvedSession | null> {
-  if (token.length < 20 || token.length > 100) return null;
-  const tokenHash = keyedHash(deps.config.SESSION_SECRET, token);
-  const read = () => findLiveSessionByTokenHash(deps.db, tokenHash);
-  const found = await (cache ? cache.get(tokenHash, read) : read());
-  if (!found) return null;
-  // Checked here first so most requests write nothing; the UPDATE's own condition settles races.
-  if (Date.now() - found.session.lastSeenAt.getTime() > LAST_SEEN_EVERY_MS) {
-    await touchSession(deps.db, found.session.id);
-    cache?.seen(tokenHash, new Date());
-  }
-  return {
-    sessionId: found.session.id,
-    account: found.account,
-    expiresAt: found.session.expiresAt,
-    persistent: found.session.persistent,
-  };
+  return { resolveToken, close: () => cache.close() };
 }
 
 export async function logOut(deps: AuthDeps, sessionId: string): Promise<void> {
