@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import pino from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inject } from 'vitest';
-import { connectDatabase, type Database } from '../../db/client';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../../db/client';
+import { namedDatabase } from '../../../../tests/fixtures/listen';
 import {
   createTestApp,
   registerAndLogin,
@@ -129,15 +129,22 @@ describe('sessions kept in memory', () => {
 
 describe('SessionCache', () => {
   let database: Database;
+  let named: ReturnType<typeof namedDatabase>;
   beforeAll(() => {
-    database = connectDatabase(inject('databaseUrl'), { max: 3 });
+    named = namedDatabase('giftmart-session-cache-test');
+    database = named.database;
   });
   afterAll(() => database.close());
 
   // A channel of its own: the other test files log in and out all the time, which would empty it.
   const channel = `session_cache_test_${process.pid}`;
-  const newCache = (options: { maxEntries?: number; maxAgeMs?: number } = {}) =>
-    new SessionCache({ db: database.db, log: pino({ level: 'silent' }), channel, ...options });
+  const made: SessionCache[] = [];
+  afterEach(() => made.splice(0).forEach((cache) => cache.close()));
+  const newCache = (options: { maxEntries?: number; maxAgeMs?: number } = {}) => {
+    const cache = new SessionCache({ db: database.db, log: pino({ level: 'silent' }), channel, ...options });
+    made.push(cache);
+    return cache;
+  };
   const live = (expiresInMs = 60_000): LiveSession =>
     ({
       session: { id: 's', lastSeenAt: new Date(), expiresAt: new Date(Date.now() + expiresInMs) },
@@ -151,115 +158,89 @@ describe('SessionCache', () => {
 
   it('keeps nothing until announcements arrive, then reads each session once', async () => {
     const cache = newCache();
-    try {
-      let loads = 0;
-      const load = async () => {
-        loads += 1;
-        return live();
-      };
-      await cache.get('k', load);
-      expect(cache.size).toBe(0);
-      await expect.poll(() => cache.listening).toBe(true);
-      await cache.get('k', load);
-      await cache.get('k', load);
-      expect(loads).toBe(2);
-      expect(cache.size).toBe(1);
-    } finally {
-      cache.close();
-    }
+    let loads = 0;
+    const load = async () => {
+      loads += 1;
+      return live();
+    };
+    await cache.get('k', load);
+    expect(cache.size).toBe(0);
+    await expect.poll(() => cache.listening).toBe(true);
+    await cache.get('k', load);
+    await cache.get('k', load);
+    expect(loads).toBe(2);
+    expect(cache.size).toBe(1);
   });
 
   it('forgets everything on an announcement, and a read that overlapped one is not kept', async () => {
     const cache = newCache();
-    try {
-      await listening(cache);
-      await cache.get('k', async () => live());
-      await database.pool.query(`SELECT pg_notify($1, '')`, [channel]);
-      await expect.poll(() => cache.size).toBe(0);
+    await listening(cache);
+    await cache.get('k', async () => live());
+    await database.pool.query(`SELECT pg_notify($1, '')`, [channel]);
+    await expect.poll(() => cache.size).toBe(0);
 
-      let release!: () => void;
-      const gate = new Promise<void>((resolve) => (release = resolve));
-      const reading = cache.get('k', async () => {
-        await gate;
-        return live();
-      });
-      forgetCachedSessions(); // this instance changed a session while the read was under way
-      release();
-      expect(await reading).toBeDefined();
-      expect(cache.size).toBe(0);
-    } finally {
-      cache.close();
-    }
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const reading = cache.get('k', async () => {
+      await gate;
+      return live();
+    });
+    forgetCachedSessions(); // this instance changed a session while the read was under way
+    release();
+    expect(await reading).toBeDefined();
+    expect(cache.size).toBe(0);
   });
 
   it('reads again a session past its expiry or kept longer than its time, and keeps at most its number', async () => {
     const cache = newCache({ maxEntries: 3, maxAgeMs: 100 });
-    try {
-      await listening(cache);
-      let loads = 0;
-      const soon = async () => {
-        loads += 1;
-        return live(30);
-      };
-      await cache.get('expiring', soon);
-      await new Promise((resolve) => setTimeout(resolve, 40));
-      await cache.get('expiring', soon);
-      expect(loads).toBe(2);
+    await listening(cache);
+    let loads = 0;
+    const soon = async () => {
+      loads += 1;
+      return live(30);
+    };
+    await cache.get('expiring', soon);
+    await new Promise((resolve) => setTimeout(resolve, 40));
+    await cache.get('expiring', soon);
+    expect(loads).toBe(2);
 
-      const later = async () => {
-        loads += 1;
-        return live();
-      };
-      await cache.get('aging', later);
-      await cache.get('aging', later);
-      expect(loads).toBe(3);
-      await new Promise((resolve) => setTimeout(resolve, 120));
-      await cache.get('aging', later);
-      expect(loads).toBe(4);
+    const later = async () => {
+      loads += 1;
+      return live();
+    };
+    await cache.get('aging', later);
+    await cache.get('aging', later);
+    expect(loads).toBe(3);
+    await new Promise((resolve) => setTimeout(resolve, 120));
+    await cache.get('aging', later);
+    expect(loads).toBe(4);
 
-      for (let i = 0; i < 10; i++) await cache.get(`k${i}`, async () => live());
-      expect(cache.size).toBe(3);
-    } finally {
-      cache.close();
-    }
+    for (let i = 0; i < 10; i++) await cache.get(`k${i}`, async () => live());
+    expect(cache.size).toBe(3);
   });
 
   it("the accounts room's own changes forget at once, before any announcement", async () => {
     const cache = newCache();
-    try {
-      await listening(cache);
-      await cache.get('k', async () => live());
-      expect(cache.size).toBe(1);
-      await revokeSession(database.db, randomUUID()); // announced on the sessions channel, not on this one
-      expect(cache.size).toBe(0);
-    } finally {
-      cache.close();
-    }
+    await listening(cache);
+    await cache.get('k', async () => live());
+    expect(cache.size).toBe(1);
+    await revokeSession(database.db, randomUUID()); // announced on the sessions channel, not on this one
+    expect(cache.size).toBe(0);
   });
 
   it('stops answering from memory when its connection is lost', async () => {
     const cache = newCache();
-    try {
-      await listening(cache);
-      await cache.get('k', async () => live());
-      expect(cache.size).toBe(1);
-      const [row] = (
-        await database.pool.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE query = $1`, [
-          `LISTEN ${channel}`,
-        ])
-      ).rows;
-      expect(row).toBeDefined();
-      await database.pool.query('SELECT pg_terminate_backend($1)', [row!.pid]);
-      await expect.poll(() => cache.listening).toBe(false);
-      expect(cache.size).toBe(0);
-      let loaded = false;
-      await cache.get('k', async () => {
-        loaded = true;
-        return live();
-      });
-      expect(loaded).toBe(true);
-    } finally {
-      cache.close();
-    }
+    await listening(cache);
+    await cache.get('k', async () => live());
+    expect(cache.size).toBe(1);
+    expect(await named.killListenConnections()).toBe(1);
+    await expect.poll(() => cache.listening).toBe(false);
+    expect(cache.size).toBe(0);
+    let loaded = false;
+    await cache.get('k', async () => {
+      loaded = true;
+      return live();
+    });
+    expect(loaded).toBe(true);
   });
 });

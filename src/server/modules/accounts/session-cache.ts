@@ -1,5 +1,5 @@
 import type { Db } from '../../db/client';
-import { Listener } from '../../db/listen';
+import { ChangeCounter } from '../../db/listen';
 import type { accounts, sessions } from '../../db/schema/accounts';
 
 /** The channel migration 0014's triggers announce every change to a session or an account on. */
@@ -49,21 +49,18 @@ export function forgetCachedSessions(): void {
  */
 export class SessionCache {
   private readonly entries = new Map<string, Kept>();
-  private readonly listener: Listener;
+  private readonly changes: ChangeCounter;
   private readonly maxEntries: number;
   private readonly maxAgeMs: number;
-  private generation = 0;
 
   constructor(options: SessionCacheOptions) {
     this.maxEntries = options.maxEntries ?? 10_000;
     this.maxAgeMs = options.maxAgeMs ?? 60_000;
-    this.listener = new Listener({
+    this.changes = new ChangeCounter({
       db: options.db,
       channel: options.channel ?? SESSIONS_CHANNEL,
       log: options.log,
-      onPayload: () => this.forgetAll(),
-      onRecovered: () => this.forgetAll(),
-      onLost: () => this.forgetAll(),
+      onChange: () => this.entries.clear(),
     });
     caches.add(this);
   }
@@ -75,7 +72,7 @@ export class SessionCache {
 
   /** Whether announcements arrive (sessions are kept only then). */
   get listening(): boolean {
-    return this.listener.listening;
+    return this.changes.listening;
   }
 
   /** The live session whose token has this keyed hash: from memory, or read by `load` and kept. */
@@ -83,20 +80,16 @@ export class SessionCache {
     tokenHash: string,
     load: () => Promise<LiveSession | undefined>,
   ): Promise<LiveSession | undefined> {
-    if (!this.listener.listening) {
-      // The first look-up starts listening; until it is up, every session is read from the database.
-      void this.listener.start();
-      return load();
-    }
+    const mark = this.changes.begin();
+    // Until announcements arrive (the first look-up starts listening), every session is read fresh.
+    if (mark === undefined) return load();
     const kept = this.entries.get(tokenHash);
     const now = Date.now();
     if (kept && now - kept.keptAt < this.maxAgeMs && kept.live.session.expiresAt.getTime() > now)
       return kept.live;
     if (kept) this.entries.delete(tokenHash);
-    const generation = this.generation;
     const live = await load();
-    // Kept only if nothing was announced since the read began and announcements still arrive.
-    if (live && generation === this.generation && this.listener.listening) this.keep(tokenHash, live, now);
+    if (live && this.changes.mayKeep(mark)) this.keep(tokenHash, live, now);
     return live;
   }
 
@@ -108,15 +101,13 @@ export class SessionCache {
 
   /** Forgets every session; look-ups under way when this is called are not kept. */
   forgetAll(): void {
-    this.generation += 1;
-    this.entries.clear();
+    this.changes.changed();
   }
 
   /** Stops listening and forgets every session (the app is closing). */
   close(): void {
     caches.delete(this);
-    this.listener.close();
-    this.forgetAll();
+    this.changes.close();
   }
 
   private keep(tokenHash: string, live: LiveSession, now: number): void {

@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inject } from 'vitest';
 import type { GiftCard, GiftCardPage } from '../../../shared/catalogue/schemas';
-import { connectDatabase, type Database } from '../../db/client';
+import type { Database } from '../../db/client';
+import { namedDatabase } from '../../../../tests/fixtures/listen';
 import { createTestApp, registerAndLogin, type TestApp } from '../../../../tests/fixtures/test-app';
 import { CATALOGUE_CHANNEL, CatalogueCache } from './catalogue-cache';
 
@@ -160,11 +160,10 @@ describe('GET /api/v1/gift-cards from the cache', () => {
 
 describe('CatalogueCache', () => {
   let database: Database;
-  const appName = `giftmart-catalogue-cache-test-${process.pid}-${Date.now()}`;
+  let named: ReturnType<typeof namedDatabase>;
   beforeAll(() => {
-    const url = new URL(inject('databaseUrl'));
-    url.searchParams.set('application_name', appName);
-    database = connectDatabase(url.toString(), { max: 3 });
+    named = namedDatabase('giftmart-catalogue-cache-test');
+    database = named.database;
   });
   afterAll(() => database.close());
 
@@ -253,11 +252,7 @@ describe('CatalogueCache', () => {
       await expect.poll(() => cache.listening).toBe(true);
       await cache.get('k', async () => '"kept"');
       expect(cache.size).toBe(1);
-      const killed = await database.pool.query(
-        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1 AND query ILIKE 'LISTEN%'`,
-        [appName],
-      );
-      expect(killed.rowCount).toBe(1);
+      expect(await named.killListenConnections()).toBe(1);
       await expect.poll(() => cache.listening).toBe(false);
       expect(cache.size).toBe(0);
       const fresh = await cache.get('k', async () => '"fresh"');

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/client';
-import { Listener } from '../../db/listen';
+import { ChangeCounter } from '../../db/listen';
 import { prepareBody, preparedSize, type PreparedBody } from '../../lib/prepared-body';
 
 /** The channel migration 0013's triggers announce every change a catalogue page could show on. */
@@ -35,23 +35,20 @@ export function invalidateCatalogueCaches(): void {
  */
 export class CatalogueCache {
   private readonly entries = new Map<string, PreparedBody>();
-  private readonly loading = new Map<string, { generation: number; page: Promise<PreparedBody> }>();
-  private readonly listener: Listener;
+  private readonly loading = new Map<string, { mark: number; page: Promise<PreparedBody> }>();
+  private readonly changes: ChangeCounter;
   private readonly maxEntries: number;
   private readonly maxBytes: number;
   private bytes = 0;
-  private generation = 0;
 
   constructor(options: CatalogueCacheOptions) {
     this.maxEntries = options.maxEntries ?? 500;
     this.maxBytes = options.maxBytes ?? 16 * 1024 * 1024;
-    this.listener = new Listener({
+    this.changes = new ChangeCounter({
       db: options.db,
       channel: options.channel ?? CATALOGUE_CHANNEL,
       log: options.log,
-      onPayload: () => this.invalidate(),
-      onRecovered: () => this.invalidate(),
-      onLost: () => this.invalidate(),
+      onChange: () => this.dropAll(),
     });
     caches.add(this);
   }
@@ -63,27 +60,23 @@ export class CatalogueCache {
 
   /** Whether announcements arrive (pages are kept only then). */
   get listening(): boolean {
-    return this.listener.listening;
+    return this.changes.listening;
   }
 
   /** The page under `key`: from memory, or loaded by `load` (once for concurrent askers) and kept. */
   async get(key: string, load: () => Promise<string>): Promise<PreparedBody> {
-    if (!this.listener.listening) {
-      // The first ask starts listening; until it is up, every page is read fresh.
-      void this.listener.start();
-      return prepareBody(await load());
-    }
+    const mark = this.changes.begin();
+    // Until announcements arrive (the first ask starts listening), every page is read fresh.
+    if (mark === undefined) return prepareBody(await load());
     const kept = this.entries.get(key);
     if (kept) return kept;
-    const generation = this.generation;
     const running = this.loading.get(key);
-    if (running && running.generation === generation) return running.page;
+    if (running && running.mark === mark) return running.page;
     const page = load().then(prepareBody);
-    this.loading.set(key, { generation, page });
+    this.loading.set(key, { mark, page });
     try {
       const prepared = await page;
-      // Kept only if nothing changed since the read began and announcements still arrive.
-      if (generation === this.generation && this.listener.listening) this.keep(key, prepared);
+      if (this.changes.mayKeep(mark)) this.keep(key, prepared);
       return prepared;
     } finally {
       if (this.loading.get(key)?.page === page) this.loading.delete(key);
@@ -92,7 +85,10 @@ export class CatalogueCache {
 
   /** Drops every page; reads under way when this is called are not kept. */
   invalidate(): void {
-    this.generation += 1;
+    this.changes.changed();
+  }
+
+  private dropAll(): void {
     this.entries.clear();
     this.loading.clear();
     this.bytes = 0;
@@ -101,8 +97,7 @@ export class CatalogueCache {
   /** Stops listening and forgets every page (the app is closing). */
   close(): void {
     caches.delete(this);
-    this.listener.close();
-    this.invalidate();
+    this.changes.close();
   }
 
   private keep(key: string, prepared: PreparedBody): void {

@@ -1,9 +1,9 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inject } from 'vitest';
 import pino from 'pino';
-import { connectDatabase, type Database } from '../../db/client';
+import type { Database } from '../../db/client';
+import { namedDatabase } from '../../../../tests/fixtures/listen';
 import { createTestApp, registerAndLogin, type TestApp } from '../../../../tests/fixtures/test-app';
 import { LiveNotifications, liveNotificationsOn } from './live';
 import { notify } from './notifications.service';
@@ -284,12 +284,11 @@ describe('the LISTEN connection', () => {
   let server: http.Server;
   let hub: LiveNotifications;
   let base: string;
-  const appName = `giftmart-live-test-${process.pid}-${Date.now()}`;
+  let named: ReturnType<typeof namedDatabase>;
 
   beforeAll(async () => {
-    const url = new URL(inject('databaseUrl'));
-    url.searchParams.set('application_name', appName);
-    database = connectDatabase(url.toString(), { max: 3 });
+    named = namedDatabase('giftmart-live-test');
+    database = named.database;
     hub = new LiveNotifications({
       db: database.db,
       log: pino({ level: 'silent' }),
@@ -332,11 +331,7 @@ describe('the LISTEN connection', () => {
     const s = await hubStream(me.account.id);
     await s.next(unread(1));
     expect(hub.listening).toBe(true);
-    const killed = await database.pool.query(
-      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1 AND query ILIKE 'LISTEN%'`,
-      [appName],
-    );
-    expect(killed.rowCount).toBe(1);
+    expect(await named.killListenConnections()).toBe(1);
     await expect.poll(() => hub.listening).toBe(false);
     await give(a, me.account.id); // announced to nobody here: the connection is down
     await s.next(unread(2)); // the recount after reconnecting
