@@ -1,5 +1,5 @@
 import pino from 'pino';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { namedDatabase } from '../../../tests/fixtures/listen';
 import { Listener } from './listen';
 
@@ -9,11 +9,7 @@ import { Listener } from './listen';
  * nothing but wait).
  */
 describe('Listener', () => {
-  let named: ReturnType<typeof namedDatabase>;
-  beforeAll(() => {
-    named = namedDatabase('giftmart-listen-test');
-  });
-  afterAll(() => named.database.close());
+  const named = namedDatabase('giftmart-listen-test');
 
   const channel = (name: string) => `listen_test_${name}_${process.pid}`;
   const made: Listener[] = [];

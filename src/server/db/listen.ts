@@ -241,6 +241,14 @@ export class Listener {
   }
 }
 
+/** What a cache kept by a ChangeCounter is made with. */
+export interface AnnouncedCacheOptions {
+  db: Db;
+  log: ListenerOptions['log'];
+  /** Tests listen on a channel of their own, so other tests' changes do not empty their cache. */
+  channel?: string;
+}
+
 /**
  * What an instance keeps in memory that announcements on a channel make stale (the catalogue's pages, the
  * sessions it looked up). A read notes `begin()` first and keeps its result only if `mayKeep` says so:

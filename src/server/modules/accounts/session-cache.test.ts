@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import pino from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../../db/client';
 import { namedDatabase } from '../../../../tests/fixtures/listen';
 import {
   createTestApp,
@@ -128,20 +127,19 @@ describe('sessions kept in memory', () => {
 });
 
 describe('SessionCache', () => {
-  let database: Database;
-  let named: ReturnType<typeof namedDatabase>;
-  beforeAll(() => {
-    named = namedDatabase('giftmart-session-cache-test');
-    database = named.database;
-  });
-  afterAll(() => database.close());
+  const named = namedDatabase('giftmart-session-cache-test');
 
   // A channel of its own: the other test files log in and out all the time, which would empty it.
   const channel = `session_cache_test_${process.pid}`;
   const made: SessionCache[] = [];
   afterEach(() => made.splice(0).forEach((cache) => cache.close()));
   const newCache = (options: { maxEntries?: number; maxAgeMs?: number } = {}) => {
-    const cache = new SessionCache({ db: database.db, log: pino({ level: 'silent' }), channel, ...options });
+    const cache = new SessionCache({
+      db: named.database.db,
+      log: pino({ level: 'silent' }),
+      channel,
+      ...options,
+    });
     made.push(cache);
     return cache;
   };
@@ -176,7 +174,7 @@ describe('SessionCache', () => {
     const cache = newCache();
     await listening(cache);
     await cache.get('k', async () => live());
-    await database.pool.query(`SELECT pg_notify($1, '')`, [channel]);
+    await named.database.pool.query(`SELECT pg_notify($1, '')`, [channel]);
     await expect.poll(() => cache.size).toBe(0);
 
     let release!: () => void;
@@ -224,7 +222,7 @@ describe('SessionCache', () => {
     await listening(cache);
     await cache.get('k', async () => live());
     expect(cache.size).toBe(1);
-    await revokeSession(database.db, randomUUID()); // announced on the sessions channel, not on this one
+    await revokeSession(named.database.db, randomUUID()); // announced on the sessions channel, not on this one
     expect(cache.size).toBe(0);
   });
 

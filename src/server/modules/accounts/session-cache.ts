@@ -1,15 +1,10 @@
-import type { Db } from '../../db/client';
-import { ChangeCounter } from '../../db/listen';
+import { ChangeCounter, type AnnouncedCacheOptions } from '../../db/listen';
 import type { accounts, sessions } from '../../db/schema/accounts';
 
 /** The channel migration 0014's triggers announce every change to a session or an account on. */
 export const SESSIONS_CHANNEL = 'giftmart_sessions';
 
-export interface SessionCacheOptions {
-  db: Db;
-  log: { warn(obj: object, msg: string): void };
-  /** Tests listen on a channel of their own, so other tests' changes do not empty their cache. */
-  channel?: string;
+export interface SessionCacheOptions extends AnnouncedCacheOptions {
   /** At most this many sessions, the oldest dropped first. */
   maxEntries?: number;
   /** A kept session is read again from the database after this long, whatever was announced. */

@@ -3,7 +3,6 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GiftCard, GiftCardPage } from '../../../shared/catalogue/schemas';
-import type { Database } from '../../db/client';
 import { namedDatabase } from '../../../../tests/fixtures/listen';
 import { createTestApp, registerAndLogin, type TestApp } from '../../../../tests/fixtures/test-app';
 import { CATALOGUE_CHANNEL, CatalogueCache } from './catalogue-cache';
@@ -130,7 +129,10 @@ describe('GET /api/v1/gift-cards from the cache', () => {
     const newName = `Renamed ${randomUUID().slice(0, 8)}`;
     const byName = `/api/v1/gift-cards?q=${encodeURIComponent(newName)}`;
     expect(await ids(b, byName)).toEqual([]);
-    await a.database.pool.query('UPDATE accounts SET name = $2 WHERE id = $1', [owner.account.id, newName]);
+    await a.database.pool.query('UPDATE accounts SET name = $2 WHERE id = $1', [
+      owner.account.id,
+      newName,
+    ]);
     await expect.poll(() => ids(b, byName), { timeout: 5000 }).toEqual([card.id]);
     const page = (await b.app.inject({ method: 'GET', url })).json() as GiftCardPage;
     expect(page.items[0]!.businessName).toBe(newName);
@@ -159,18 +161,12 @@ describe('GET /api/v1/gift-cards from the cache', () => {
 });
 
 describe('CatalogueCache', () => {
-  let database: Database;
-  let named: ReturnType<typeof namedDatabase>;
-  beforeAll(() => {
-    named = namedDatabase('giftmart-catalogue-cache-test');
-    database = named.database;
-  });
-  afterAll(() => database.close());
+  const named = namedDatabase('giftmart-catalogue-cache-test');
 
   // A channel of its own: the other test files change gift cards all the time, which would empty it.
   const channel = `catalogue_cache_test_${process.pid}`;
   const newCache = (options: { maxEntries?: number; maxBytes?: number; channel?: string } = {}) =>
-    new CatalogueCache({ db: database.db, log: pino({ level: 'silent' }), channel, ...options });
+    new CatalogueCache({ db: named.database.db, log: pino({ level: 'silent' }), channel, ...options });
 
   it('reads fresh until it listens, then keeps pages and loads a page once for concurrent askers', async () => {
     const cache = newCache();
@@ -271,7 +267,7 @@ describe('CatalogueCache', () => {
       await cache.get('warm', async () => '{}');
       await expect.poll(() => cache.listening).toBe(true);
       await cache.get('k', async () => '"kept"');
-      await database.pool.query(`UPDATE gift_cards SET updated_at = updated_at WHERE false`);
+      await named.database.pool.query(`UPDATE gift_cards SET updated_at = updated_at WHERE false`);
       await expect.poll(() => cache.size).toBe(0);
     } finally {
       cache.close();

@@ -1,15 +1,10 @@
-import type { Db } from '../../db/client';
-import { ChangeCounter } from '../../db/listen';
+import { ChangeCounter, type AnnouncedCacheOptions } from '../../db/listen';
 import { prepareBody, preparedSize, type PreparedBody } from '../../lib/prepared-body';
 
 /** The channel migration 0013's triggers announce every change a catalogue page could show on. */
 export const CATALOGUE_CHANNEL = 'giftmart_catalogue';
 
-export interface CatalogueCacheOptions {
-  db: Db;
-  log: { warn(obj: object, msg: string): void };
-  /** Tests listen on a channel of their own, so other tests' changes do not empty their cache. */
-  channel?: string;
+export interface CatalogueCacheOptions extends AnnouncedCacheOptions {
   /** At most this many pages (each kept plain, gzip and brotli), the oldest dropped first. */
   maxEntries?: number;
   /** At most this many bytes of pages and their copies. */

@@ -2,7 +2,6 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pino from 'pino';
-import type { Database } from '../../db/client';
 import { namedDatabase } from '../../../../tests/fixtures/listen';
 import { createTestApp, registerAndLogin, type TestApp } from '../../../../tests/fixtures/test-app';
 import { LiveNotifications, liveNotificationsOn } from './live';
@@ -280,17 +279,14 @@ describe('across app instances', () => {
 });
 
 describe('the LISTEN connection', () => {
-  let database: Database;
+  const named = namedDatabase('giftmart-live-test');
   let server: http.Server;
   let hub: LiveNotifications;
   let base: string;
-  let named: ReturnType<typeof namedDatabase>;
 
   beforeAll(async () => {
-    named = namedDatabase('giftmart-live-test');
-    database = named.database;
     hub = new LiveNotifications({
-      db: database.db,
+      db: named.database.db,
       log: pino({ level: 'silent' }),
       keepAliveMs: 100,
       maxStreamsPerAccount: 2,
@@ -310,7 +306,6 @@ describe('the LISTEN connection', () => {
     hub.close();
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
-    await database.close();
   });
 
   const hubStream = async (accountId: string) => {
