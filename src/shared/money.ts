@@ -12,36 +12,31 @@ export interface Money {
 export const DEFAULT_CURRENCY = 'NGN';
 const LOCALE_BY_CURRENCY: Record<string, string> = { NGN: 'en-NG', USD: 'en-US', GBP: 'en-GB', EUR: 'en-IE' };
 
-const formatters = new Map<string, Intl.NumberFormat>();
+/** Per currency, made once: its formatter, and its number of minor digits (2 for NGN, 0 for JPY). */
+const currencies = new Map<string, { format: Intl.NumberFormat; digits: number }>();
 
-const digitsByCurrency = new Map<string, number>();
-
-/** 2 for NGN, 0 for JPY; asked of Intl once per currency (a NumberFormat costs far more than the answer). */
-function minorDigits(currency: string): number {
-  let digits = digitsByCurrency.get(currency);
-  if (digits === undefined) {
-    digits =
-      new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ??
-      2;
-    digitsByCurrency.set(currency, digits);
+function currencyOf(code: string): { format: Intl.NumberFormat; digits: number } {
+  let known = currencies.get(code);
+  if (!known) {
+    const format = new Intl.NumberFormat(LOCALE_BY_CURRENCY[code] ?? 'en', {
+      style: 'currency',
+      currency: code,
+      currencyDisplay: 'narrowSymbol',
+    });
+    known = { format, digits: format.resolvedOptions().maximumFractionDigits ?? 2 };
+    currencies.set(code, known);
   }
-  return digits;
+  return known;
+}
+
+function minorDigits(currency: string): number {
+  return currencyOf(currency).digits;
 }
 
 /** ₦12,500.00 for { amount: 1250000, currency: 'NGN' }. */
 export function formatMoney(money: Money): string {
-  const key = money.currency;
-  let fmt = formatters.get(key);
-  if (!fmt) {
-    fmt = new Intl.NumberFormat(LOCALE_BY_CURRENCY[key] ?? 'en', {
-      style: 'currency',
-      currency: key,
-      currencyDisplay: 'narrowSymbol',
-    });
-    formatters.set(key, fmt);
-  }
   // Intl formats a decimal string exactly, so no float rounding touches the amount.
-  return fmt.format(toDecimalString(money) as unknown as number);
+  return currencyOf(money.currency).format.format(toDecimalString(money) as unknown as number);
 }
 
 /**
