@@ -16,6 +16,7 @@ import { accounts } from '../../db/schema/accounts';
 import { giftCards } from '../../db/schema/catalogue';
 import { cardActivities, purchasedCards } from '../../db/schema/cards';
 import { orders } from '../../db/schema/orders';
+import type { Counted } from '../../lib/rate-limiter';
 
 /**
  * A new card and its first activity (`issue`, the whole value) in one statement. The activity's triggers
@@ -100,6 +101,85 @@ export async function writeActivity(
   );
   const [activity] = await tx.with(written, changed).select().from(written);
   return activity;
+}
+
+/**
+ * A card found by its code's keyed hash (null if none), with the activity this actor already wrote under `key`
+ * (if any); with `tries` (rate-limiter's countTries), the tries are spent in the same statement and their
+ * counts come back with it (issue 14: one round trip for both).
+ */
+export async function findCardAndKeyedActivity(
+  db: DbOrTx,
+  codeHash: string,
+  actorId: string,
+  key: string | undefined,
+  tries?: SQL,
+): Promise<{ counted: Counted[]; card: CardRow | null; keyed: ActivityRow | null }> {
+  const counted = db
+    .$with('counted', { key: sql<string>`key`, hits: sql<number>`hits`, retry: sql<number>`retry` })
+    .as(tries ?? sql`SELECT NULL::text AS key, 0 AS hits, 0 AS retry WHERE false`);
+  const [row] = await db
+    .with(counted)
+    .select({
+      counted: sql<Counted[] | null>`(SELECT json_agg(counted) FROM counted)`,
+      card: purchasedCards,
+      keyed: cardActivities,
+    })
+    .from(sql`(SELECT 1) AS one`)
+    .leftJoin(purchasedCards, eq(purchasedCards.codeHash, codeHash))
+    .leftJoin(
+      cardActivities,
+      key === undefined
+        ? sql`false`
+        : and(eq(cardActivities.actorId, actorId), eq(cardActivities.idempotencyKey, key)),
+    );
+  return { counted: row?.counted ?? [], card: row?.card ?? null, keyed: row?.keyed ?? null };
+}
+
+/** What a spend was decided on: the card as it was read, unlocked. */
+export type SeenCard = Pick<CardRow, 'id' | 'balance' | 'status' | 'expiresAt' | 'businessId' | 'codeHash'>;
+
+/**
+ * Issue 14: a spend decided on a card read without a lock, written in one statement (no BEGIN, no COMMIT, no
+ * lock held across round trips) only if the card is still as it was read: the card's row is locked and
+ * checked (balance, status, expiry, business, code), then the activity, the card's new state and `news`
+ * (CTEs written only when the activity is) are written. Undefined when the card changed since it was read or
+ * the Idempotency-Key was used meanwhile: the caller reads again and decides again. The database's checks
+ * (running balance, balance = sum at commit) run as for any other activity.
+ */
+export async function writeActivityIfUnchanged(
+  db: DbOrTx,
+  seen: SeenCard,
+  row: Omit<NewActivity, 'purchasedCardId'>,
+  change: Pick<CardRow, 'balance' | 'status'>,
+  news: (onlyIf: SQL) => SQL,
+): Promise<{ id: string; createdAt: Date; reference: string | null } | undefined> {
+  const result = await db.execute<{ id: string; created_at: string; reference: string | null }>(sql`
+    WITH seen AS (
+      SELECT id FROM ${purchasedCards}
+       WHERE id = ${seen.id} AND balance = ${seen.balance} AND status = ${seen.status}
+         -- to the millisecond, as the app's Date holds it (PostgreSQL keeps microseconds)
+         AND date_trunc('milliseconds', expires_at)
+             IS NOT DISTINCT FROM ${seen.expiresAt?.toISOString() ?? null}::timestamptz
+         AND business_id = ${seen.businessId} AND code_hash = ${seen.codeHash}
+         FOR UPDATE),
+    written AS (
+      INSERT INTO ${cardActivities} (purchased_card_id, kind, amount, balance_after, actor_id, reference,
+                                     idempotency_key, request_hash, created_at)
+      SELECT id, ${row.kind}::card_activity_kind, ${row.amount}::bigint, ${row.balanceAfter}::bigint,
+             ${row.actorId ?? null}::uuid, ${row.reference ?? null}::text, ${row.idempotencyKey ?? null}::text,
+             ${row.requestHash ?? null}::text, clock_timestamp()
+        FROM seen
+      ON CONFLICT (actor_id, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
+      RETURNING id, purchased_card_id, created_at, reference),
+    changed AS (
+      UPDATE ${purchasedCards} SET balance = ${change.balance}, status = ${change.status}::purchased_card_status, updated_at = now()
+        FROM written WHERE ${purchasedCards.id} = written.purchased_card_id
+      RETURNING ${purchasedCards.id}),
+    ${news(sql`EXISTS (SELECT 1 FROM written)`)}
+    SELECT id, created_at, reference FROM written`);
+  const [written] = result.rows;
+  return written && { id: written.id, createdAt: new Date(written.created_at), reference: written.reference };
 }
 
 /**
@@ -247,15 +327,6 @@ export async function findActivityView(db: DbOrTx, id: string): Promise<Activity
 }
 
 /** The card a code belongs to, locked for the rest of the transaction (redemptions of one card queue here). */
-export async function lockCardByCodeHash(tx: DbOrTx, codeHash: string): Promise<CardRow | undefined> {
-  const [row] = await tx
-    .select()
-    .from(purchasedCards)
-    .where(eq(purchasedCards.codeHash, codeHash))
-    .for('update');
-  return row;
-}
-
 export async function findCardByCodeHash(db: DbOrTx, codeHash: string): Promise<CardRow | undefined> {
   const [row] = await db.select().from(purchasedCards).where(eq(purchasedCards.codeHash, codeHash));
   return row;

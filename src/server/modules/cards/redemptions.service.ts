@@ -10,17 +10,22 @@ import {
 import { formatMoney } from '../../../shared/money';
 import type { DbOrTx } from '../../db/client';
 import { AppError, notFound } from '../../lib/app-error';
-import { consume, type Limit } from '../../lib/rate-limiter';
-import { notify } from '../notifications/notifications.service';
+import { consume, countTries, refuseOverBudget, type Limit } from '../../lib/rate-limiter';
+import {
+  notificationsWrittenIf,
+  notify,
+  type NewNotification,
+} from '../notifications/notifications.service';
 import { effectiveStatus, money, soldCardView, stateWords, type CardsDeps } from './cards.service';
 import {
   findActivity,
   findActivityByIdempotencyKey,
   findActivityView,
+  findCardAndKeyedActivity,
   findPurchasedCard,
   lockCard,
-  lockCardByCodeHash,
   writeActivity,
+  writeActivityIfUnchanged,
   type ActivityRow,
   type NewActivity,
   type CardRow,
@@ -29,9 +34,10 @@ import {
 /**
  * Spending a card at the till (issue 10). A look-up or redemption first spends one try of the business's and
  * the IP's budgets (counted atomically, before the code is even parsed, so parallel guesses cannot slip
- * past); then every failure to find a card of this business gets one answer. A redemption is one
- * transaction under the card's row lock: check status, expiry and balance, write the activity (amount,
- * balance after, who, reference) and the new balance; the database checks that they agree.
+ * past); then every failure to find a card of this business gets one answer. A redemption checks status,
+ * expiry and balance on the card as read, then writes the activity (amount, balance after, who, reference),
+ * the new balance and the holder's news in one statement, only if the card has not changed since (see
+ * `redeem`); the database checks that they agree.
  */
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -59,10 +65,15 @@ function lookupLimits(deps: CardsDeps, caller: Caller): Limit[] {
 }
 
 const codeNotFound = () => new AppError('CARD_CODE_NOT_FOUND', redeemMessages.notFound);
+const tooManyLookUps = 'Too many code look-ups.';
 
 /** Counts the try, then reads the code; answers the code's keyed hash, or the one "not found" answer. */
 async function spendTryAndHash(deps: CardsDeps, caller: Caller, code: string): Promise<string> {
-  await consume(deps.db, lookupLimits(deps, caller), 'Too many code look-ups.');
+  await consume(deps.db, lookupLimits(deps, caller), tooManyLookUps);
+  return hashOrNotFound(deps, code);
+}
+
+function hashOrNotFound(deps: CardsDeps, code: string): string {
   const parsed = parseCode(code);
   if (!parsed.ok) throw codeNotFound();
   return deps.codes.hash(parsed.body);
@@ -158,114 +169,137 @@ function assertRedeemable(card: CardRow): void {
   throw new AppError('CARD_NOT_REDEEMABLE', message, { details: { status } });
 }
 
+/** How many times a redemption reads and decides again when the card changed under it (another till). */
+const SPEND_TRIES = 50;
+
+/**
+ * Issue 14: a redemption is decided on the card as read (status, expiry, balance, a key already used) and
+ * written in one statement only if the card is still as read, its news to the holder with it; when another
+ * till (or the holder) changed the card in between, it reads and decides again. Two round trips (the
+ * look-up limits' tries spent with the read, then the write) where a transaction took six; no lock is held
+ * across them.
+ */
 export async function redeem(
   deps: CardsDeps,
   caller: Caller,
   input: RedeemRequest,
   idempotencyKey?: string,
 ): Promise<{ redemption: Redemption; replayed: boolean }> {
-  const codeHash = await spendTryAndHash(deps, caller, input.code);
+  const limits = lookupLimits(deps, caller);
+  // A code that cannot be one spends its try alone; any other spends it in the same statement as the read.
+  let codeHash: string;
+  try {
+    codeHash = hashOrNotFound(deps, input.code);
+  } catch (error) {
+    await consume(deps.db, limits, tooManyLookUps);
+    throw error;
+  }
   const hash = requestHash({
     codeHash,
     amount: input.amount ?? null,
     all: input.all ?? false,
     reference: input.reference ?? null,
   });
-  let made: Redemption | undefined;
-  const result = await withIdempotency(async () => {
-    return await deps.db.transaction(async (tx) => {
-      const card = await lockCardByCodeHash(tx, codeHash);
-      if (!card || card.businessId !== caller.businessId || card.status === 'void') throw codeNotFound();
-      // A retry of a redemption that was made answers it, even once the card cannot be spent any more.
-      const amount = await replayBeforeRefusal(tx, caller.businessId, idempotencyKey, hash, () => {
-        assertRedeemable(card);
-        const wanted = input.all ? card.balance : BigInt(input.amount!);
-        if (wanted > card.balance) {
-          throw new AppError(
-            'CARD_BALANCE_TOO_LOW',
-            `This card has only ${formatMoney(money(card.balance, card.currency))} left.`,
-            { details: { balance: money(card.balance, card.currency) } },
-          );
-        }
-        return wanted;
-      });
-      const balanceAfter = card.balance - amount;
-      const activity = await writeKeyedActivity(
-        tx,
-        {
-          purchasedCardId: card.id,
-          kind: 'redeem',
-          amount: -amount,
-          balanceAfter,
-          actorId: caller.businessId,
-          reference: input.reference || null,
-          idempotencyKey: idempotencyKey ?? null,
-          requestHash: hash,
-        },
-        { balance: balanceAfter, status: balanceAfter === 0n ? 'redeemed' : 'active' },
+  for (let attempt = 0; attempt < SPEND_TRIES; attempt += 1) {
+    const found = await findCardAndKeyedActivity(
+      deps.db,
+      codeHash,
+      caller.businessId,
+      idempotencyKey,
+      attempt === 0 ? countTries(limits) : undefined,
+    );
+    refuseOverBudget(limits, found.counted, tooManyLookUps);
+    const card = found.card;
+    if (!card || card.businessId !== caller.businessId || card.status === 'void') throw codeNotFound();
+    // A retry of a redemption that was made answers it, even once the card cannot be spent any more.
+    if (found.keyed) {
+      const id = replayOrConflict(found.keyed, hash);
+      return { redemption: await getRedemption(deps, caller.businessId, id), replayed: true };
+    }
+    assertRedeemable(card);
+    const amount = input.all ? card.balance : BigInt(input.amount!);
+    if (amount > card.balance) {
+      throw new AppError(
+        'CARD_BALANCE_TOO_LOW',
+        `This card has only ${formatMoney(money(card.balance, card.currency))} left.`,
+        { details: { balance: money(card.balance, card.currency) } },
       );
-      await tellHolder(tx, card, caller.businessName, 'used', amount, balanceAfter);
-      // The answer is known here (issue 14: reading it back cost two more round trips); a replay reads it.
-      made = {
-        id: activity.id,
+    }
+    const balanceAfter = card.balance - amount;
+    const activity = await writeActivityIfUnchanged(
+      deps.db,
+      card,
+      {
         kind: 'redeem',
-        amount: money(amount, card.currency),
-        balanceAfter: money(balanceAfter, card.currency),
-        purchasedCardId: card.id,
-        reference: activity.reference,
-        codeLast4: card.codeLast4,
-        businessName: caller.businessName,
-        reversedAt: null,
-        reversibleUntil: new Date(
-          activity.createdAt.getTime() + REVERSAL_WINDOW_HOURS * HOUR_MS,
-        ).toISOString(),
-        createdAt: activity.createdAt.toISOString(),
-      };
-      return activity.id;
-    });
-  });
-  if (made && !result.replayed && made.id === result.id) return { redemption: made, replayed: false };
-  const redemption = await getRedemption(deps, caller.businessId, result.id);
-  return { redemption, replayed: result.replayed };
+        amount: -amount,
+        balanceAfter,
+        actorId: caller.businessId,
+        reference: input.reference || null,
+        idempotencyKey: idempotencyKey ?? null,
+        requestHash: hash,
+      },
+      { balance: balanceAfter, status: balanceAfter === 0n ? 'redeemed' : 'active' },
+      notificationsWrittenIf([holderNews(card, caller.businessName, 'used', amount, balanceAfter)]),
+    );
+    if (!activity) continue;
+    // The answer is known here (reading it back cost two more round trips); a replay reads it.
+    const redemption: Redemption = {
+      id: activity.id,
+      kind: 'redeem',
+      amount: money(amount, card.currency),
+      balanceAfter: money(balanceAfter, card.currency),
+      purchasedCardId: card.id,
+      reference: activity.reference,
+      codeLast4: card.codeLast4,
+      businessName: caller.businessName,
+      reversedAt: null,
+      reversibleUntil: new Date(
+        activity.createdAt.getTime() + REVERSAL_WINDOW_HOURS * HOUR_MS,
+      ).toISOString(),
+      createdAt: activity.createdAt.toISOString(),
+    };
+    return { redemption, replayed: false };
+  }
+  throw new AppError(
+    'CARD_STATE_CONFLICT',
+    'This card is being used somewhere else right now. Wait a moment, then try again.',
+  );
 }
 
 /** ★ "Your card was just used" (and "given back" for a reversal): amount, place and balance left. */
-async function tellHolder(
-  tx: DbOrTx,
+function holderNews(
   card: CardRow,
   place: string,
   what: 'used' | 'reversed',
   amount: bigint,
   balanceAfter: bigint,
-): Promise<void> {
+): NewNotification {
   const amountText = formatMoney(money(amount, card.currency));
   const left = formatMoney(money(balanceAfter, card.currency));
-  await notify(tx, [
-    what === 'used'
-      ? {
-          accountId: card.ownerId,
-          kind: 'card_redeemed',
-          title: 'Your card was just used',
-          body: `${amountText} was spent at ${place}. ${left} is left on the card. Not you? Freeze the card now.`,
-          link: `/user-dashboard/mycards/${card.id}`,
-          mail: {
-            subject: 'Your Giftmart card was just used',
-            heading: 'Your card was just used',
-            paragraphs: [
-              `${amountText} was spent at ${place}. ${left} is left on the card.`,
-              'Not you? Freeze the card now: nobody can spend it until you unfreeze it.',
-            ],
-            action: { label: 'See or freeze the card', path: `/user-dashboard/mycards/${card.id}` },
-          },
-        }
-      : {
-          accountId: card.ownerId,
-          kind: 'card_reversed',
-          title: 'A use of your card was reversed',
-          body: `${place} gave back ${amountText}. ${left} is on the card now.`,
-          link: `/user-dashboard/mycards/${card.id}`,
+  return what === 'used'
+    ? {
+        accountId: card.ownerId,
+        kind: 'card_redeemed',
+        title: 'Your card was just used',
+        body: `${amountText} was spent at ${place}. ${left} is left on the card. Not you? Freeze the card now.`,
+        link: `/user-dashboard/mycards/${card.id}`,
+        mail: {
+          subject: 'Your Giftmart card was just used',
+          heading: 'Your card was just used',
+          paragraphs: [
+            `${amountText} was spent at ${place}. ${left} is left on the card.`,
+            'Not you? Freeze the card now: nobody can spend it until you unfreeze it.',
+          ],
+          action: { label: 'See or freeze the card', path: `/user-dashboard/mycards/${card.id}` },
         },
-  ]);
+      }
+    : {
+        accountId: card.ownerId,
+        kind: 'card_reversed',
+        title: 'A use of your card was reversed',
+        body: `${place} gave back ${amountText}. ${left} is on the card now.`,
+        link: `/user-dashboard/mycards/${card.id}`,
+      };
 }
 
 /** One redemption (or reversal) of this business, as its receipt shows it. */
@@ -353,7 +387,7 @@ export async function reverseRedemption(
             ? { balance: balanceAfter, status: 'active' }
             : { balance: balanceAfter },
         );
-        await tellHolder(tx, card, caller.businessName, 'reversed', amount, balanceAfter);
+        await notify(tx, [holderNews(card, caller.businessName, 'reversed', amount, balanceAfter)]);
         return activity.id;
       });
     } catch (error) {

@@ -1,8 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Redemption, SoldCard } from '../../../shared/cards/schemas';
 import { buyCard, cardOf, createDesign, type Account } from '../../../../tests/fixtures/cards';
 import { createTestApp, freshIp, registerAndLogin, type TestApp } from '../../../../tests/fixtures/test-app';
+import { purchasedCards } from '../../db/schema/cards';
+import { notificationsWrittenIf } from '../notifications/notifications.service';
+import { writeActivityIfUnchanged } from './cards.repository';
 
 /**
  * Spending a card at the till over /api/v1 on the real PostgreSQL: look-ups, partial and full redemption,
@@ -17,10 +21,10 @@ afterAll(() => t.close());
 const business = () => registerAndLogin(t.app, 'business');
 const user = () => registerAndLogin(t.app, 'user');
 
-async function soldCard(amount = 1_000_000) {
+async function soldCard(amount = 1_000_000, validityMonths: number | null = null) {
   const seller = await business();
   const buyer = await user();
-  const card = await buyCard(t, buyer, await createDesign(seller, amount));
+  const card = await buyCard(t, buyer, await createDesign(seller, amount, validityMonths));
   return { seller, buyer, card };
 }
 
@@ -233,6 +237,89 @@ describe('redeeming at the till', () => {
     const limited = results.filter((r) => r.statusCode === 429);
     expect(limited).toHaveLength(10);
     expect(limited[0]!.json().message).toMatch(/Try again in \d+ (seconds?|minutes?)\./);
+  });
+});
+
+describe('a redemption decided on a card that changed meanwhile', () => {
+  async function seenCard(cardId: string) {
+    const [row] = await t.database.db.select().from(purchasedCards).where(eq(purchasedCards.id, cardId));
+    return row!;
+  }
+  async function counts(cardId: string, ownerId: string) {
+    const result = await t.database.pool.query(
+      `SELECT (SELECT count(*) FROM card_activities WHERE purchased_card_id = $1)::int AS activities,
+              (SELECT count(*) FROM notifications WHERE account_id = $2)::int AS notifications,
+              (SELECT count(*) FROM mail_outbox WHERE account_id = $2)::int AS mails,
+              (SELECT balance FROM purchased_cards WHERE id = $1)::text AS balance`,
+      [cardId, ownerId],
+    );
+    return result.rows[0] as { activities: number; notifications: number; mails: number; balance: string };
+  }
+  const spend = (seen: Awaited<ReturnType<typeof seenCard>>, amount: bigint, business: string, tag: string) =>
+    writeActivityIfUnchanged(
+      t.database.db,
+      seen,
+      { kind: 'redeem', amount: -amount, balanceAfter: seen.balance - amount, actorId: business },
+      { balance: seen.balance - amount, status: 'active' },
+      notificationsWrittenIf([
+        {
+          accountId: seen.ownerId,
+          kind: 'card_redeemed',
+          title: tag,
+          body: tag,
+          mail: { subject: tag, heading: tag, paragraphs: [tag] },
+        },
+      ]),
+    );
+
+  it('writes nothing, not even the news, when the card is no longer as it was read; as read, it writes all', async () => {
+    // A card that expires: its expiry is kept to the microsecond, the app reads it to the millisecond.
+    const { seller, card } = await soldCard(1_000_000, 12);
+    const seen = await seenCard(card.id);
+    // Another till spends the card after this one read it.
+    expect((await redeem(seller, { code: card.code, amount: 100 })).statusCode).toBe(201);
+    const before = await counts(card.id, seen.ownerId);
+    expect(before.balance).toBe('999900');
+
+    expect(await spend(seen, 5_000n, seen.businessId, 'stale')).toBeUndefined();
+    expect(await counts(card.id, seen.ownerId)).toEqual(before);
+
+    // The holder froze it: the balance is as read, the status is not.
+    const fresh = await seenCard(card.id);
+    await t.database.pool.query(`UPDATE purchased_cards SET status = 'frozen' WHERE id = $1`, [card.id]);
+    expect(await spend(fresh, 5_000n, seen.businessId, 'frozen')).toBeUndefined();
+    await t.database.pool.query(`UPDATE purchased_cards SET status = 'active' WHERE id = $1`, [card.id]);
+    expect(await counts(card.id, seen.ownerId)).toEqual(before);
+
+    const written = await spend(await seenCard(card.id), 5_000n, seen.businessId, 'as read');
+    expect(written?.id).toEqual(expect.any(String));
+    expect(await counts(card.id, seen.ownerId)).toEqual({
+      activities: before.activities + 1,
+      notifications: before.notifications + 1,
+      mails: before.mails + 1,
+      balance: '994900',
+    });
+  });
+
+  it('20 tills spending one card at once each decide again until theirs is written: every one is, once', async () => {
+    const { seller, buyer, card } = await soldCard(1_000_000, 12);
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => redeem(seller, { code: card.code, amount: 1_000 + i })),
+    );
+    expect(results.map((r) => r.statusCode)).toEqual(Array(20).fill(201));
+    const total = Array.from({ length: 20 }, (_, i) => 1_000 + i).reduce((a, b) => a + b, 0);
+    const after = await counts(card.id, buyer.account.id);
+    expect(after.balance).toBe(String(1_000_000 - total));
+    expect(after.activities).toBe(21);
+    const alerts = await t.database.pool.query(
+      `SELECT count(*)::int AS n FROM notifications WHERE account_id = $1 AND kind = 'card_redeemed'`,
+      [buyer.account.id],
+    );
+    expect(alerts.rows[0].n).toBe(20);
+    // Each answer's balance is one step of the card's history, never the same step twice.
+    const afters = results.map((r) => (r.json() as Redemption).balanceAfter.amount).sort((a, b) => b - a);
+    expect(new Set(afters).size).toBe(20);
+    expect(afters.at(-1)).toBe(1_000_000 - total);
   });
 });
 

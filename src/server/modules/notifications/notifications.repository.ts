@@ -1,4 +1,4 @@
-import { and, count, desc, eq, inArray, isNull, lte, sql } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, isNull, lte, sql, type SQL } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client';
 import { accounts } from '../../db/schema/accounts';
 import { mailOutbox, notifications, type MailContentColumn } from '../../db/schema/notifications';
@@ -17,16 +17,20 @@ export async function insertMails(db: DbOrTx, rows: NewMailRow[]): Promise<void>
   if (rows.length > 0) await db.insert(mailOutbox).values(rows);
 }
 
+/** A mail to an account's address at the time of the event (an account that is gone gets none). */
+export interface AccountMailRow {
+  accountId: string;
+  kind: string;
+  subject: string;
+  content: MailContentColumn;
+}
+
 /**
- * Notifications and the mails that go with them in one statement (issue 14: one round trip instead of three
- * in every sale's transaction). Each mail goes to its account's address at the time of the event; an account
- * that is gone gets none.
+ * Notifications and the mails that go with them as CTEs (`noticed`, `mailed`) of a statement that another room
+ * writes, each row written only when `onlyIf` holds (e.g. `EXISTS (SELECT 1 FROM written)`): issue 14, an
+ * event and the news of it in one round trip.
  */
-export async function insertNotificationsWithMails(
-  db: DbOrTx,
-  rows: NewNotificationRow[],
-  mails: { accountId: string; kind: string; subject: string; content: MailContentColumn }[],
-): Promise<void> {
+export function notificationCtes(rows: NewNotificationRow[], mails: AccountMailRow[], onlyIf: SQL): SQL {
   const notificationRecords = rows.map((r) => ({
     account_id: r.accountId,
     kind: r.kind,
@@ -40,17 +44,32 @@ export async function insertNotificationsWithMails(
     subject: m.subject,
     content: m.content,
   }));
-  await db.execute(sql`
-    WITH written AS (
+  return sql`
+    noticed AS (
       INSERT INTO ${notifications} (account_id, kind, title, body, link)
       SELECT account_id, kind, title, body, link
         FROM jsonb_to_recordset(${JSON.stringify(notificationRecords)}::jsonb)
-          AS n(account_id uuid, kind text, title text, body text, link text))
-    INSERT INTO ${mailOutbox} (kind, to_address, account_id, subject, content)
-    SELECT m.kind, a.email, m.account_id, m.subject, m.content
-      FROM jsonb_to_recordset(${JSON.stringify(mailRecords)}::jsonb)
-        AS m(account_id uuid, kind text, subject text, content jsonb)
-      JOIN ${accounts} a ON a.id = m.account_id`);
+          AS n(account_id uuid, kind text, title text, body text, link text)
+       WHERE ${onlyIf}),
+    mailed AS (
+      INSERT INTO ${mailOutbox} (kind, to_address, account_id, subject, content)
+      SELECT m.kind, a.email, m.account_id, m.subject, m.content
+        FROM jsonb_to_recordset(${JSON.stringify(mailRecords)}::jsonb)
+          AS m(account_id uuid, kind text, subject text, content jsonb)
+        JOIN ${accounts} a ON a.id = m.account_id
+       WHERE ${onlyIf})`;
+}
+
+/**
+ * Notifications and the mails that go with them in one statement (issue 14: one round trip instead of three
+ * in every sale's transaction).
+ */
+export async function insertNotificationsWithMails(
+  db: DbOrTx,
+  rows: NewNotificationRow[],
+  mails: AccountMailRow[],
+): Promise<void> {
+  await db.execute(sql`WITH ${notificationCtes(rows, mails, sql`true`)} SELECT 1`);
 }
 
 // ── The account's list ──────────────────────────────────────────────────────────────────────────────────

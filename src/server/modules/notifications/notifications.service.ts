@@ -5,6 +5,7 @@ import type {
   NotificationKind,
   NotificationPage,
 } from '../../../shared/notifications/schemas';
+import type { SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import type { Config } from '../../env';
 import { notFound } from '../../lib/app-error';
@@ -18,9 +19,12 @@ import {
   insertNotifications,
   insertNotificationsWithMails,
   listNotifications,
+  notificationCtes,
   listRecentMails,
   markNotificationsRead,
+  type AccountMailRow,
   type MailContentColumn,
+  type NewNotificationRow,
   type NotificationRow,
 } from './notifications.repository';
 
@@ -40,32 +44,36 @@ export interface NewNotification {
   mail?: MailContent;
 }
 
+function rowsOf(rows: NewNotification[]): { written: NewNotificationRow[]; mailed: AccountMailRow[] } {
+  return {
+    written: rows.map(({ accountId, kind, title, body, link }) => ({ accountId, kind, title, body, link })),
+    mailed: rows
+      .filter((r) => r.mail)
+      .map(({ accountId, kind, mail }) => {
+        const { subject, heading, paragraphs, action } = mail!;
+        return { accountId, kind, subject, content: { heading, paragraphs, ...(action ? { action } : {}) } };
+      }),
+  };
+}
+
 /**
  * Writes notifications (and their mails) in the caller's transaction, so an event and the news of it
  * commit together, or neither does. The database announces each new row to the account's open pages.
  */
 export async function notify(db: DbOrTx, rows: NewNotification[]): Promise<void> {
   if (rows.length === 0) return;
-  const written = rows.map(({ accountId, kind, title, body, link }) => ({
-    accountId,
-    kind,
-    title,
-    body,
-    link,
-  }));
-  const mailed = rows.filter((r) => r.mail);
-  if (mailed.length === 0) {
-    await insertNotifications(db, written);
-    return;
-  }
-  await insertNotificationsWithMails(
-    db,
-    written,
-    mailed.map(({ accountId, kind, mail }) => {
-      const { subject, heading, paragraphs, action } = mail!;
-      return { accountId, kind, subject, content: { heading, paragraphs, ...(action ? { action } : {}) } };
-    }),
-  );
+  const { written, mailed } = rowsOf(rows);
+  if (mailed.length === 0) await insertNotifications(db, written);
+  else await insertNotificationsWithMails(db, written, mailed);
+}
+
+/**
+ * The same notifications as parts of another room's statement: CTEs that write them only when `onlyIf` holds,
+ * so an event written in one statement (no transaction round trips) carries its news with it.
+ */
+export function notificationsWrittenIf(rows: NewNotification[]): (onlyIf: SQL) => SQL {
+  const { written, mailed } = rowsOf(rows);
+  return (onlyIf) => notificationCtes(written, mailed, onlyIf);
 }
 
 /** Queues mail to any address (e.g. a gift's recipient who has no account yet), in the caller's transaction. */
