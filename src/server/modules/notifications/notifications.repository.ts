@@ -17,6 +17,22 @@ export async function insertMails(db: DbOrTx, rows: NewMailRow[]): Promise<void>
   if (rows.length > 0) await db.insert(mailOutbox).values(rows);
 }
 
+/**
+ * Notifications as the JSON records that jsonb_to_recordset reads (account_id, kind, title, body, link), for a
+ * statement or a database function that writes them with its own event (0015's request_withdrawal).
+ */
+export function notificationRecordsJson(rows: NewNotificationRow[]): string {
+  return JSON.stringify(
+    rows.map((r) => ({
+      account_id: r.accountId,
+      kind: r.kind,
+      title: r.title,
+      body: r.body,
+      link: r.link ?? null,
+    })),
+  );
+}
+
 /** A mail to an account's address at the time of the event (an account that is gone gets none). */
 export interface AccountMailRow {
   accountId: string;
@@ -31,13 +47,7 @@ export interface AccountMailRow {
  * event and the news of it in one round trip.
  */
 export function notificationCtes(rows: NewNotificationRow[], mails: AccountMailRow[], onlyIf: SQL): SQL {
-  const notificationRecords = rows.map((r) => ({
-    account_id: r.accountId,
-    kind: r.kind,
-    title: r.title,
-    body: r.body,
-    link: r.link ?? null,
-  }));
+  const notificationRecords = notificationRecordsJson(rows);
   const mailRecords = mails.map((m) => ({
     account_id: m.accountId,
     kind: m.kind,
@@ -48,7 +58,7 @@ export function notificationCtes(rows: NewNotificationRow[], mails: AccountMailR
     noticed AS (
       INSERT INTO ${notifications} (account_id, kind, title, body, link)
       SELECT account_id, kind, title, body, link
-        FROM jsonb_to_recordset(${JSON.stringify(notificationRecords)}::jsonb)
+        FROM jsonb_to_recordset(${notificationRecords}::jsonb)
           AS n(account_id uuid, kind text, title text, body text, link text)
        WHERE ${onlyIf}),
     mailed AS (

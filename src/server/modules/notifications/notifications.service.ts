@@ -20,6 +20,7 @@ import {
   insertNotificationsWithMails,
   listNotifications,
   notificationCtes,
+  notificationRecordsJson,
   listRecentMails,
   markNotificationsRead,
   type AccountMailRow,
@@ -65,6 +66,14 @@ export async function notify(db: DbOrTx, rows: NewNotification[]): Promise<void>
   const { written, mailed } = rowsOf(rows);
   if (mailed.length === 0) await insertNotifications(db, written);
   else await insertNotificationsWithMails(db, written, mailed);
+}
+
+/**
+ * Notifications without mail as the JSON records a database function writes with its own event (issue 14:
+ * request_withdrawal, one call for the whole transaction).
+ */
+export function notificationRecords(rows: Omit<NewNotification, 'mail'>[]): string {
+  return notificationRecordsJson(rows);
 }
 
 /**

@@ -60,28 +60,6 @@ export async function ensureOwnedLedgerAccount(
   );
 }
 
-/**
- * A withdrawal's two accounts in one statement: the business's wallet, locked for the rest of the transaction,
- * and the platform's payouts-in-flight account (not locked: every withdrawal credits it). Undefined when
- * either does not exist yet; the caller then creates them (lockWallet, ensurePlatformAccount).
- */
-export async function lockWalletWithPayoutAccount(
-  tx: DbOrTx,
-  businessId: string,
-  currency: string,
-): Promise<{ wallet: string; inFlight: string } | undefined> {
-  const [row] = await tx
-    .select({
-      wallet: ledgerAccounts.id,
-      inFlight: sql<string | null>`(SELECT id FROM ${ledgerAccounts} AS f
-        WHERE f.kind = 'payouts_in_flight' AND f.owner_id IS NULL AND f.currency = ${currency})`,
-    })
-    .from(ledgerAccounts)
-    .where(ownedBy('business_wallet', businessId, currency))
-    .for('update');
-  return row?.inFlight ? { wallet: row.wallet, inFlight: row.inFlight } : undefined;
-}
-
 /** Sum of the postings of an owner's ledger account of a kind: the only source of a balance. */
 export async function ownedAccountBalance(
   db: DbOrTx,

@@ -1,28 +1,8 @@
-import { and, desc, eq, gt, inArray, isNull, lte, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, lte, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { bankAccounts, withdrawals } from '../../db/schema/wallet';
-import { balanceOf } from './ledger.repository';
 
 export type WithdrawalRow = typeof withdrawals.$inferSelect;
-
-/**
- * Writes a withdrawal; with an Idempotency-Key this business already used, writes nothing and answers
- * undefined (a parallel request with the same key waits for the first one here, then writes nothing).
- */
-export async function insertWithdrawal(
-  db: DbOrTx,
-  row: typeof withdrawals.$inferInsert,
-): Promise<WithdrawalRow | undefined> {
-  const [created] = await db
-    .insert(withdrawals)
-    .values(row)
-    .onConflictDoNothing({
-      target: [withdrawals.businessId, withdrawals.idempotencyKey],
-      where: sql`${withdrawals.idempotencyKey} IS NOT NULL`,
-    })
-    .returning();
-  return created;
-}
 
 export async function findWithdrawalByKey(db: DbOrTx, businessId: string, key: string) {
   const [row] = await db
@@ -121,47 +101,47 @@ export async function leaseDueWithdrawals(tx: DbOrTx, limit: number) {
   return rows;
 }
 
-/**
- * Under the wallet's lock, in one statement: holds the bank account against a concurrent removal (which
- * checks for withdrawals in flight) and sums the wallet's postings.
- */
-export async function shareBankAndSumWallet(
-  tx: DbOrTx,
-  bankAccountId: string,
-  walletId: string,
-): Promise<{ bankLive: boolean; balance: bigint }> {
-  const result = await tx.execute<{ bank_live: boolean; balance: string }>(sql`
-    SELECT EXISTS (SELECT 1 FROM ${bankAccounts}
-                    WHERE id = ${bankAccountId} AND removed_at IS NULL FOR SHARE) AS bank_live,
-           ${balanceOf(walletId)}::text AS balance`);
-  const row = result.rows[0]!;
-  return { bankLive: row.bank_live, balance: BigInt(row.balance) };
-}
+export type WithdrawalCallOutcome =
+  | 'written'
+  | 'no_accounts'
+  | 'bank_gone'
+  | 'same'
+  | 'replay'
+  | 'insufficient';
 
 /**
- * A withdrawal without an Idempotency-Key of the same amount to the same account made in the last
- * `seconds`: read under the wallet's lock, so of two identical requests at once the second sees the first.
+ * The withdrawal's transaction in one call (0015_withdrawal_in_one_call.sql, ADR 017): under the wallet's
+ * lock, the bank hold, the old client's same-request check, the balance, the withdrawal, its ledger entry
+ * and its notification; the outcome says which of them decided.
  */
-export async function findRecentIdenticalWithdrawal(
-  tx: DbOrTx,
-  businessId: string,
-  bankAccountId: string,
-  amount: bigint,
-  seconds: number,
-): Promise<WithdrawalRow | undefined> {
-  const [row] = await tx
-    .select()
-    .from(withdrawals)
-    .where(
-      and(
-        eq(withdrawals.businessId, businessId),
-        eq(withdrawals.bankAccountId, bankAccountId),
-        eq(withdrawals.amount, amount),
-        isNull(withdrawals.idempotencyKey),
-        gt(withdrawals.createdAt, sql`now() - make_interval(secs => ${seconds})`),
-      ),
-    )
-    .orderBy(desc(withdrawals.createdAt))
-    .limit(1);
-  return row;
+export async function callRequestWithdrawal(
+  db: DbOrTx,
+  call: {
+    businessId: string;
+    currency: string;
+    bankAccountId: string;
+    amount: bigint;
+    reference: string;
+    idempotencyKey: string | null;
+    fingerprint: string;
+    sameWithinSeconds: number;
+    news: string;
+  },
+): Promise<{ outcome: WithdrawalCallOutcome; id: string | null; balance: bigint | null; createdAt: Date | null }> {
+  const result = await db.execute<{
+    outcome: WithdrawalCallOutcome;
+    withdrawal_id: string | null;
+    balance: string | null;
+    created_at: string | null;
+  }>(sql`
+    SELECT * FROM request_withdrawal(${call.businessId}::uuid, ${call.currency}::text, ${call.bankAccountId}::uuid,
+      ${call.amount}::bigint, ${call.reference}::text, ${call.idempotencyKey}::text, ${call.fingerprint}::text,
+      ${Math.trunc(call.sameWithinSeconds)}::int, ${call.news}::jsonb)`);
+  const row = result.rows[0]!;
+  return {
+    outcome: row.outcome,
+    id: row.withdrawal_id,
+    balance: row.balance === null ? null : BigInt(row.balance),
+    createdAt: row.created_at === null ? null : new Date(row.created_at),
+  };
 }

@@ -7,22 +7,20 @@ import type { Config } from '../../env';
 import { decodeCursor, encodeCursor } from '../../lib/cursor';
 import { AppError, notFound } from '../../lib/app-error';
 import type { WebhookHandler } from '../../plugins/webhooks';
-import { ensurePlatformAccount, lockWalletWithPayoutAccount, postEntry } from './ledger.repository';
+import { ensurePlatformAccount, postEntry } from './ledger.repository';
 import { lockWallet, openWallet } from './wallet.service';
-import { notify } from '../notifications/notifications.service';
+import { notificationRecords, notify } from '../notifications/notifications.service';
 import type { PayoutProvider, TransferState } from './payouts/payout-provider';
 import { assertPin } from './pin.service';
 import { findDefaultBankAccount, hasPin, toBankAccount, type BankAccountRow } from './wallet.repository';
 import {
+  callRequestWithdrawal,
   findLiveBankAccount,
   findWithdrawal,
   findWithdrawalByKey,
-  findRecentIdenticalWithdrawal,
   findWithdrawalByReference,
-  insertWithdrawal,
   leaseDueWithdrawals,
   listWithdrawals,
-  shareBankAndSumWallet,
   lockWithdrawal,
   updateWithdrawal,
   type WithdrawalRow,
@@ -108,65 +106,64 @@ export async function requestWithdrawal(
   await assertPin(deps, businessId, input.pin);
 
   const amount = BigInt(input.amount);
-  const created: WithdrawalRow & { replayed?: boolean } = await deps.db.transaction(async (tx) => {
-    const { wallet, inFlight } =
-      (await lockWalletWithPayoutAccount(tx, businessId, currency)) ??
-      (await firstWithdrawalAccounts(tx, businessId, currency));
-    const { bankLive, balance } = await shareBankAndSumWallet(tx, bank.id, wallet);
-    if (!bankLive) throw notFound('That bank account');
-    // The old client, which sends no key: an identical request moments after answers the first one.
-    const same =
-      !idempotencyKey && sameWithinSeconds
-        ? await findRecentIdenticalWithdrawal(tx, businessId, bank.id, amount, sameWithinSeconds)
-        : undefined;
-    if (same) return { ...same, replayed: true };
-    // With a key, a request racing the first one is answered under the wallet's lock: before a refusal
-    // (the first one may have spent the balance) and when the key's unique index writes nothing.
-    if (amount > balance) {
-      const first = idempotencyKey ? await findWithdrawalByKey(tx, businessId, idempotencyKey) : undefined;
-      if (first) return { ...first, replayed: true };
-      throw new AppError(
-        'INSUFFICIENT_BALANCE',
-        `insufficient balance: you can withdraw at most ${money(balance, currency)}.`,
-        {
-          details: { availableBalance: Number(balance) },
-        },
-      );
-    }
-    const row = await insertWithdrawal(tx, {
+  const reference = `WD-${randomBytes(10).toString('hex').toUpperCase()}`;
+  const call = () =>
+    callRequestWithdrawal(deps.db, {
       businessId,
+      currency,
       bankAccountId: bank.id,
       amount,
-      currency,
-      reference: `WD-${randomBytes(10).toString('hex').toUpperCase()}`,
+      reference,
       idempotencyKey: idempotencyKey ?? null,
-      requestFingerprint: fingerprint,
-      nextAttemptAt: new Date(),
+      fingerprint,
+      // The old client, which sends no key: an identical request moments after answers the first one.
+      sameWithinSeconds: sameWithinSeconds ?? 0,
+      news: notificationRecords([
+        {
+          accountId: businessId,
+          kind: 'withdrawal_status',
+          title: 'Withdrawal requested',
+          body: `${money(amount, currency)} is on its way to ${bank.bankName} ••${bank.accountNumber.slice(-4)}.`,
+          link: '/dashboard/wallet',
+        },
+      ]),
     });
-    if (!row) return { ...(await findWithdrawalByKey(tx, businessId, idempotencyKey!))!, replayed: true };
-    await postEntry(tx, {
-      kind: 'withdrawal',
-      reference: `withdrawal:${row.id}`,
-      currency,
-      postings: [
-        { ledgerAccountId: wallet, amount: -amount },
-        { ledgerAccountId: inFlight, amount },
-      ],
-    });
-    await notify(tx, [
-      {
-        accountId: businessId,
-        kind: 'withdrawal_status',
-        title: 'Withdrawal requested',
-        body: `${money(amount, currency)} is on its way to ${bank.bankName} ••${bank.accountNumber.slice(-4)}.`,
-        link: '/dashboard/wallet',
-      },
-    ]);
-    return row;
-  });
-  if (created.replayed) return { withdrawal: await replay(deps, created, fingerprint), replayed: true };
-  // The new row and its bank account (held by the transaction) are the answer: no read back (issue 14).
-  return { withdrawal: toWithdrawal(created, bank), replayed: false };
+  let result = await call();
+  if (result.outcome === 'no_accounts') {
+    await deps.db.transaction((tx) => firstWithdrawalAccounts(tx, businessId, currency));
+    result = await call();
+  }
+  switch (result.outcome) {
+    case 'written':
+      // What was written is the answer: no read back (issue 14).
+      return {
+        withdrawal: {
+          id: result.id!,
+          amount: { amount: input.amount, currency },
+          status: 'requested',
+          reference,
+          bankAccount: toBankAccount(bank),
+          failureReason: null,
+          createdAt: result.createdAt!.toISOString(),
+          completedAt: null,
+        },
+        replayed: false,
+      };
+    case 'bank_gone':
+      throw notFound('That bank account');
+    case 'insufficient':
+      throw new AppError(
+        'INSUFFICIENT_BALANCE',
+        `insufficient balance: you can withdraw at most ${money(result.balance!, currency)}.`,
+        { details: { availableBalance: Number(result.balance!) } },
+      );
+    case 'same':
+    case 'replay': {
+      const first = await findWithdrawal(deps.db, result.id!);
+      return { withdrawal: await replay(deps, first!.withdrawal, fingerprint), replayed: true };
+    }
+  }
+  throw new Error(`the ledger accounts of ${businessId}'s withdrawals are missing after being made`);
 }
 
 /** Before a business's (or the currency's) first withdrawal: its accounts are created, then the wallet locked. */
