@@ -122,6 +122,20 @@ function activeLock(row: { lockedUntil: Date | null }, now: Date): Date | null {
 
 async function checkPin(deps: PinDeps, businessId: string, pin: string): Promise<Check> {
   const secret = deps.config.CODE_ENCRYPTION_KEY;
+  // Issue 14: the common case in one read and no transaction. A right PIN on a PIN with no wrong tries, no
+  // lock and a current hash changes nothing, so it needs no lock; it is answered as if it came just before
+  // any check running at the same time. Every other case (a wrong PIN above all) is decided under the lock.
+  const seen = await findPin(deps.db, businessId);
+  if (
+    seen &&
+    !seen.resetRequiredAt &&
+    !seen.lockedUntil &&
+    seen.failedAttempts === 0 &&
+    isCurrentPinHash(seen.pinHash) &&
+    (await verifyPin(secret, businessId, pin, seen.pinHash))
+  ) {
+    return { kind: 'ok' } as const;
+  }
   return deps.db.transaction(async (tx) => {
     const row = await lockPin(tx, businessId);
     if (!row) return { kind: 'missing' } as const;

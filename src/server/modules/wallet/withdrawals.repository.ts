@@ -4,14 +4,6 @@ import { bankAccounts, withdrawals } from '../../db/schema/wallet';
 
 export type WithdrawalRow = typeof withdrawals.$inferSelect;
 
-export async function findWithdrawalByKey(db: DbOrTx, businessId: string, key: string) {
-  const [row] = await db
-    .select()
-    .from(withdrawals)
-    .where(and(eq(withdrawals.businessId, businessId), eq(withdrawals.idempotencyKey, key)));
-  return row;
-}
-
 export async function findWithdrawal(db: DbOrTx, id: string) {
   const [row] = await db
     .select({ withdrawal: withdrawals, bank: bankAccounts })
@@ -68,16 +60,6 @@ export async function listWithdrawals(
     .limit(limit);
 }
 
-export async function findLiveBankAccount(db: DbOrTx, businessId: string, id: string) {
-  const [row] = await db
-    .select()
-    .from(bankAccounts)
-    .where(
-      and(eq(bankAccounts.id, id), eq(bankAccounts.businessId, businessId), isNull(bankAccounts.removedAt)),
-    );
-  return row;
-}
-
 /** Withdrawals the payout job should look at now; each is leased for 30 s so one worker handles it at a time. */
 export async function leaseDueWithdrawals(tx: DbOrTx, limit: number) {
   const rows = await tx
@@ -99,6 +81,36 @@ export async function leaseDueWithdrawals(tx: DbOrTx, limit: number) {
       .where(eq(withdrawals.id, row.id));
   }
   return rows;
+}
+
+/**
+ * Before a withdrawal, in one statement (issue 14): the withdrawal this business already made under `key`
+ * (if any), and the bank account it names (or its default), if live.
+ */
+export async function findKeyedWithdrawalAndBank(
+  db: DbOrTx,
+  businessId: string,
+  key: string | undefined,
+  bankAccountId: string | undefined,
+) {
+  const [row] = await db
+    .select({ keyed: withdrawals, bank: bankAccounts })
+    .from(sql`(SELECT 1) AS one`)
+    .leftJoin(
+      withdrawals,
+      key === undefined
+        ? sql`false`
+        : and(eq(withdrawals.businessId, businessId), eq(withdrawals.idempotencyKey, key)),
+    )
+    .leftJoin(
+      bankAccounts,
+      and(
+        eq(bankAccounts.businessId, businessId),
+        isNull(bankAccounts.removedAt),
+        bankAccountId === undefined ? eq(bankAccounts.isDefault, true) : eq(bankAccounts.id, bankAccountId),
+      ),
+    );
+  return { keyed: row?.keyed ?? null, bank: row?.bank ?? null };
 }
 
 export type WithdrawalCallOutcome =

@@ -12,12 +12,11 @@ import { lockWallet, openWallet } from './wallet.service';
 import { notificationRecords, notify } from '../notifications/notifications.service';
 import type { PayoutProvider, TransferState } from './payouts/payout-provider';
 import { assertPin } from './pin.service';
-import { findDefaultBankAccount, hasPin, toBankAccount, type BankAccountRow } from './wallet.repository';
+import { hasPin, toBankAccount, type BankAccountRow } from './wallet.repository';
 import {
   callRequestWithdrawal,
-  findLiveBankAccount,
+  findKeyedWithdrawalAndBank,
   findWithdrawal,
-  findWithdrawalByKey,
   findWithdrawalByReference,
   leaseDueWithdrawals,
   listWithdrawals,
@@ -77,10 +76,13 @@ export async function requestWithdrawal(
   sameWithinSeconds?: number,
 ): Promise<{ withdrawal: Withdrawal; replayed: boolean }> {
   const fingerprint = `${input.amount}:${input.bankAccountId ?? 'default'}`;
-  if (idempotencyKey) {
-    const existing = await findWithdrawalByKey(deps.db, businessId, idempotencyKey);
-    if (existing) return { withdrawal: await replay(deps, existing, fingerprint), replayed: true };
-  }
+  const { keyed, bank } = await findKeyedWithdrawalAndBank(
+    deps.db,
+    businessId,
+    idempotencyKey,
+    input.bankAccountId,
+  );
+  if (keyed) return { withdrawal: await replay(deps, keyed, fingerprint), replayed: true };
   const currency = deps.config.CURRENCY;
   if (input.amount < deps.config.WITHDRAWAL_MIN_MINOR) {
     throw new AppError(
@@ -95,9 +97,6 @@ export async function requestWithdrawal(
       },
     );
   }
-  const bank = input.bankAccountId
-    ? await findLiveBankAccount(deps.db, businessId, input.bankAccountId)
-    : await findDefaultBankAccount(deps.db, businessId);
   if (!bank) {
     throw input.bankAccountId
       ? notFound('That bank account')
