@@ -19,34 +19,34 @@ import { orders } from '../../db/schema/orders';
 import type { Counted } from '../../lib/rate-limiter';
 
 /**
- * A new card and its first activity (`issue`, the whole value) in one statement. The activity's triggers
- * (running balance; balance = sum of activities at commit) check the pair as they check any other.
+ * A new card and its first activity (`issue`, the whole value) as CTEs (`issued_card`, `issued_activity`) of
+ * the statement that completes its sale (issue 14: the sale's writes in one round trip). The activity's
+ * triggers (running balance; balance = sum of activities at commit) check the pair as they check any other.
  */
-export async function insertIssuedCard(
-  db: DbOrTx,
-  card: {
-    ownerId: string;
-    giftCardId: string;
-    businessId: string;
-    orderId: string;
-    amount: bigint;
-    currency: string;
-    code: { hash: string; ciphertext: string; last4: string };
-    validityMonths: number | null;
-  },
-): Promise<{ id: string }> {
-  const result = await db.execute<{ id: string }>(sql`
-    WITH card AS (
-      INSERT INTO ${purchasedCards} (owner_id, gift_card_id, business_id, order_id, initial_value, balance,
+export function issuedCardCtes(card: {
+  id: string;
+  ownerId: string;
+  giftCardId: string;
+  businessId: string;
+  orderId: string;
+  amount: bigint;
+  currency: string;
+  code: { hash: string; ciphertext: string; last4: string };
+  validityMonths: number | null;
+}): SQL {
+  return sql`
+    issued_card AS (
+      INSERT INTO ${purchasedCards} (id, owner_id, gift_card_id, business_id, order_id, initial_value, balance,
                                      currency, code_hash, code_ciphertext, code_last4, expires_at)
-      VALUES (${card.ownerId}, ${card.giftCardId}, ${card.businessId}, ${card.orderId}, ${card.amount},
-              ${card.amount}, ${card.currency}, ${card.code.hash}, ${card.code.ciphertext}, ${card.code.last4},
+      VALUES (${card.id}::uuid, ${card.ownerId}::uuid, ${card.giftCardId}::uuid, ${card.businessId}::uuid,
+              ${card.orderId}::uuid, ${card.amount}::bigint, ${card.amount}::bigint, ${card.currency}::text,
+              ${card.code.hash}::text, ${card.code.ciphertext}::text, ${card.code.last4}::text,
               now() + make_interval(months => ${card.validityMonths}::int))
-      RETURNING id, balance)
-    INSERT INTO ${cardActivities} (purchased_card_id, kind, amount, balance_after, created_at)
-    SELECT id, 'issue', balance, balance, clock_timestamp() FROM card
-    RETURNING purchased_card_id AS id`);
-  return result.rows[0]!;
+      RETURNING id, balance),
+    issued_activity AS (
+      INSERT INTO ${cardActivities} (purchased_card_id, kind, amount, balance_after, created_at)
+      SELECT id, 'issue', balance, balance, clock_timestamp() FROM issued_card
+      RETURNING purchased_card_id)`;
 }
 
 export type CardRow = typeof purchasedCards.$inferSelect;

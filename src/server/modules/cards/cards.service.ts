@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import type { SQL } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { formatCode, parseCode } from '../../../shared/cards/codes';
 import {
@@ -23,7 +25,7 @@ import {
   findCardByCodeHash,
   findPurchasedCard,
   type HeldCardFilter,
-  insertIssuedCard,
+  issuedCardCtes,
   listActivityViews,
   listPurchasedCards,
   lockCard,
@@ -101,16 +103,16 @@ async function ownedCard(db: DbOrTx, ownerId: string, id: string): Promise<Purch
 }
 
 /**
- * Issues a bought card in the caller's transaction: a fresh secret code (only its hash, an encrypted copy
- * and the last four are kept), its expiry (the design's validity from now, if it has one) and the card's
- * first activity. Answers the new card's id.
+ * Issues a bought card, as CTEs of the statement that completes its sale: a fresh secret code (only its hash,
+ * an encrypted copy and the last four are kept), its expiry (the design's validity from now, if it has one)
+ * and the card's first activity. Its id is chosen here, so the sale's news can link to it.
  */
-export async function issueCard(
-  tx: DbOrTx,
+export function issuedCard(
   codes: CodeVault,
-  input: Omit<Parameters<typeof insertIssuedCard>[1], 'code'>,
-): Promise<{ id: string }> {
-  return insertIssuedCard(tx, { ...input, code: codes.generate() });
+  input: Omit<Parameters<typeof issuedCardCtes>[0], 'code' | 'id'>,
+): { id: string; ctes: SQL } {
+  const id = randomUUID();
+  return { id, ctes: issuedCardCtes({ ...input, id, code: codes.generate() }) };
 }
 
 /**

@@ -11,11 +11,7 @@ import { formatMoney } from '../../../shared/money';
 import type { DbOrTx } from '../../db/client';
 import { AppError, notFound } from '../../lib/app-error';
 import { consume, countTries, refuseOverBudget, type Limit } from '../../lib/rate-limiter';
-import {
-  notificationsWrittenIf,
-  notify,
-  type NewNotification,
-} from '../notifications/notifications.service';
+import { notificationsWrittenIf, notify, type NewNotification } from '../notifications/notifications.service';
 import { effectiveStatus, money, soldCardView, stateWords, type CardsDeps } from './cards.service';
 import {
   findActivity,
@@ -253,9 +249,7 @@ export async function redeem(
       codeLast4: card.codeLast4,
       businessName: caller.businessName,
       reversedAt: null,
-      reversibleUntil: new Date(
-        activity.createdAt.getTime() + REVERSAL_WINDOW_HOURS * HOUR_MS,
-      ).toISOString(),
+      reversibleUntil: new Date(activity.createdAt.getTime() + REVERSAL_WINDOW_HOURS * HOUR_MS).toISOString(),
       createdAt: activity.createdAt.toISOString(),
     };
     return { redemption, replayed: false };

@@ -46,7 +46,11 @@ export interface AccountMailRow {
  * writes, each row written only when `onlyIf` holds (e.g. `EXISTS (SELECT 1 FROM written)`): issue 14, an
  * event and the news of it in one round trip.
  */
-export function notificationCtes(rows: NewNotificationRow[], mails: AccountMailRow[], onlyIf: SQL): SQL {
+export function notificationCtes(
+  rows: NewNotificationRow[],
+  mails: AccountMailRow[],
+  onlyIf: SQL = sql`true`,
+): SQL {
   const notificationRecords = notificationRecordsJson(rows);
   const mailRecords = mails.map((m) => ({
     account_id: m.accountId,
@@ -79,7 +83,7 @@ export async function insertNotificationsWithMails(
   rows: NewNotificationRow[],
   mails: AccountMailRow[],
 ): Promise<void> {
-  await db.execute(sql`WITH ${notificationCtes(rows, mails, sql`true`)} SELECT 1`);
+  await db.execute(sql`WITH ${notificationCtes(rows, mails)} SELECT 1`);
 }
 
 // ── The account's list ──────────────────────────────────────────────────────────────────────────────────

@@ -85,6 +85,12 @@ export function notificationsWrittenIf(rows: NewNotification[]): (onlyIf: SQL) =
   return (onlyIf) => notificationCtes(written, mailed, onlyIf);
 }
 
+/** The same, written whatever else the statement does (its event is decided already). */
+export function notificationsWritten(rows: NewNotification[]): SQL {
+  const { written, mailed } = rowsOf(rows);
+  return notificationCtes(written, mailed);
+}
+
 /** Queues mail to any address (e.g. a gift's recipient who has no account yet), in the caller's transaction. */
 export async function queueMail(
   db: DbOrTx,

@@ -71,6 +71,30 @@ export async function lockOrderByReference(tx: DbOrTx, reference: string) {
   return row;
 }
 
+/**
+ * A locked order's sale completed in one statement (issue 14: one round trip where four were): the order
+ * becomes paid (its sale waiting for the sold count) and the other rooms' parts (CTEs: the sale's journal
+ * entry, the issued card, the news) are written with it. Answers `written` (an SQL condition, e.g. whether
+ * the journal entry found its accounts).
+ */
+export async function completeSale(
+  tx: DbOrTx,
+  orderId: string,
+  paidAt: Date,
+  parts: SQL[],
+  written: SQL,
+): Promise<boolean> {
+  const result = await tx.execute<{ written: boolean }>(sql`
+    WITH ${sql.join(parts, sql`, `)},
+    paid AS (
+      UPDATE ${orders} SET status = 'paid', paid_at = ${paidAt.toISOString()}::timestamptz, failure_reason = NULL,
+                           sold_count_pending = true
+       WHERE id = ${orderId}::uuid
+      RETURNING id)
+    SELECT ${written} AS written`);
+  return result.rows[0]!.written;
+}
+
 export async function updateOrder(
   db: DbOrTx,
   id: string,

@@ -19,18 +19,19 @@ import { CoalescerMap } from '../../lib/coalesce';
 import { decodeCursor, encodeCursor } from '../../lib/cursor';
 import { publicUrl } from '../../lib/public-url';
 import { findAccount } from '../accounts/accounts.service';
-import { getSoldCard, issueCard, type CodeVault } from '../cards/cards.service';
+import { getSoldCard, issuedCard, type CodeVault } from '../cards/cards.service';
 import { checkGiftRequest, sendBoughtGift } from '../cards/gifts.service';
 import { idempotencyConflict, isIdempotencyKeyTaken, voidCardForRefund } from '../cards/sold-cards.service';
 import { countSales, findGiftCardForSale, logoUrl } from '../catalogue/catalogue.service';
-import { notify, type NewNotification } from '../notifications/notifications.service';
-import { recordRefund, recordSale } from '../wallet/wallet.service';
+import { notificationsWritten, notify, type NewNotification } from '../notifications/notifications.service';
+import { recordFirstSale, recordRefund, saleEntry } from '../wallet/wallet.service';
 import type { WebhookHandler } from '../../plugins/webhooks';
 import type { PaymentEvent, PaymentProvider } from './payments/payment-provider';
 
 export { createPaymentProvider } from './payments/payments';
 import {
   claimPendingSales,
+  completeSale,
   findOrder,
   findOrderByIdempotencyKey,
   findOrderSummary,
@@ -383,15 +384,15 @@ async function applyConfirmation(
     }
 
     const fee = (order.amount * BigInt(deps.config.PLATFORM_FEE_BPS)) / 10_000n;
-    await recordSale(tx, {
+    const sale = {
       orderId: order.id,
       businessId: order.businessId,
       amount: order.amount,
       fee,
       currency: order.currency,
-    });
-
-    const card = await issueCard(tx, deps.codes, {
+    };
+    const entry = saleEntry(sale);
+    const card = issuedCard(deps.codes, {
       validityMonths,
       ownerId: order.buyerId,
       giftCardId: order.giftCardId,
@@ -401,30 +402,40 @@ async function applyConfirmation(
       currency: order.currency,
     });
     const paidAt = new Date();
-    // The sold count is added after the commit (flushSoldCounts), not here: see soldCountPending.
-    await updateOrder(tx, order.id, { status: 'paid', paidAt, failureReason: null, soldCountPending: true });
-    // Bought as a gift: it leaves from the buyer now (or at its time); if its recipient can no longer
-    // receive it, the card stays with the buyer, who is told why.
-    const gift = order.gift
-      ? await sendBoughtGift(tx, {
-          buyerId: order.buyerId,
-          purchasedCardId: card.id,
-          orderId: order.id,
-          request: order.gift,
-        })
-      : null;
-
     const value = formatMoney({ amount: Number(order.amount), currency: order.currency });
-    await notify(tx, [
+    const news = (gift: Awaited<ReturnType<typeof sendBoughtGift>> | null) => [
       boughtNotice({ order, cardId: card.id, businessName, value, paidAt, gift }),
       {
         accountId: order.businessId,
-        kind: 'card_sold',
+        kind: 'card_sold' as const,
         title: 'You sold a gift card',
         body: `A ${value} gift card was sold. ${formatMoney({ amount: Number(order.amount - fee), currency: order.currency })} is in your wallet.`,
         link: '/dashboard/wallet',
       },
-    ]);
+    ];
+    // The order paid, its journal entry, its card and (unless it is a gift, whose news waits for the gift)
+    // its news in one statement. The sold count is added after the commit (flushSoldCounts), not here: see
+    // soldCountPending.
+    const entryWritten = await completeSale(
+      tx,
+      order.id,
+      paidAt,
+      [entry.ctes, card.ctes, ...(order.gift ? [] : [notificationsWritten(news(null))])],
+      entry.written,
+    );
+    // Before a business's (or a currency's) first sale its ledger accounts are made, then the entry posted.
+    if (!entryWritten) await recordFirstSale(tx, sale);
+    // Bought as a gift: it leaves from the buyer now (or at its time); if its recipient can no longer
+    // receive it, the card stays with the buyer, who is told why.
+    if (order.gift) {
+      const gift = await sendBoughtGift(tx, {
+        buyerId: order.buyerId,
+        purchasedCardId: card.id,
+        orderId: order.id,
+        request: order.gift,
+      });
+      await notify(tx, news(gift));
+    }
     return answer('issued');
   });
 }

@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, registerAndLogin, type TestApp } from '../../../../tests/fixtures/test-app';
 import { fundedBusiness, TEST_PIN } from '../../../../tests/fixtures/wallet';
 import { createSandboxPayouts } from './payouts/sandbox-payouts';
-import { recordSale } from './wallet.service';
+import type { DbOrTx } from '../../db/client';
+import { recordFirstSale, saleEntry } from './wallet.service';
 import { requestWithdrawal } from './withdrawals.service';
 
 let t: TestApp;
@@ -21,6 +22,17 @@ async function postingsOf(reference: string) {
       JOIN ledger_accounts la ON la.id = p.ledger_account_id
      WHERE e.reference = ${reference} ORDER BY la.kind`);
   return rows.rows;
+}
+
+type Sale = Parameters<typeof recordFirstSale>[1];
+
+/** A sale's entry as a confirmation writes it: in its statement (here alone), or made first when it found no accounts. */
+async function recordSale(tx: DbOrTx, sale: Sale): Promise<void> {
+  const entry = saleEntry(sale);
+  const result = await tx.execute<{ written: boolean }>(
+    sql`WITH ${entry.ctes} SELECT ${entry.written} AS written`,
+  );
+  if (!result.rows[0]!.written) await recordFirstSale(tx, sale);
 }
 
 /**

@@ -136,35 +136,41 @@ export async function postEntry(
 }
 
 /**
- * A sale's journal entry in one statement: payment clearing → the business's wallet less the fee → platform
- * revenue, the three accounts looked up by kind inside it. When any of them does not exist yet (the first sale
- * of a business or currency) nothing is written and the answer is false: the caller creates them and posts.
+ * A sale's journal entry as CTEs of the statement that completes the sale (`sale_account`, `sale_line`,
+ * `sale_entry`, `sale_postings`): payment clearing → the business's wallet less the fee → platform revenue,
+ * the three accounts looked up by kind inside it. When any of them does not exist yet (the first sale of a
+ * business or currency) nothing of it is written, and `written` (an SQL condition) is false: the caller
+ * creates them and posts in the same transaction.
  */
-export async function postSaleEntry(
-  tx: DbOrTx,
-  sale: { reference: string; businessId: string; currency: string; amount: bigint; fee: bigint },
-): Promise<boolean> {
-  const result = await tx.execute<{ entry_id: string }>(sql`
-    WITH account AS (
+export function saleEntryCtes(sale: {
+  reference: string;
+  businessId: string;
+  currency: string;
+  amount: bigint;
+  fee: bigint;
+}): { ctes: SQL; written: SQL } {
+  const ctes = sql`
+    sale_account AS (
       SELECT id, kind::text AS kind FROM ${ledgerAccounts}
-       WHERE currency = ${sale.currency}
+       WHERE currency = ${sale.currency}::text
          AND ((owner_id IS NULL AND kind IN ('payment_clearing', 'platform_revenue'))
-           OR (owner_id = ${sale.businessId} AND kind = 'business_wallet'))),
-    line AS (
-      SELECT account.id, line.amount
-        FROM account
+           OR (owner_id = ${sale.businessId}::uuid AND kind = 'business_wallet'))),
+    sale_line AS (
+      SELECT sale_account.id, line.amount
+        FROM sale_account
         JOIN unnest(ARRAY['payment_clearing', 'business_wallet', 'platform_revenue'],
                     ARRAY[${(-sale.amount).toString()}, ${(sale.amount - sale.fee).toString()}, ${sale.fee.toString()}]::bigint[])
-             AS line(kind, amount) ON line.kind = account.kind
+             AS line(kind, amount) ON line.kind = sale_account.kind
        WHERE line.amount <> 0),
-    entry AS (
+    sale_entry AS (
       INSERT INTO ${journalEntries} (kind, reference)
-      SELECT 'sale', ${sale.reference} WHERE (SELECT count(*) FROM account) = 3
-      RETURNING id)
-    INSERT INTO ${postings} (entry_id, ledger_account_id, amount, currency)
-    SELECT entry.id, line.id, line.amount, ${sale.currency} FROM entry, line
-    RETURNING entry_id`);
-  return result.rows.length > 0;
+      SELECT 'sale', ${sale.reference}::text WHERE (SELECT count(*) FROM sale_account) = 3
+      RETURNING id),
+    sale_postings AS (
+      INSERT INTO ${postings} (entry_id, ledger_account_id, amount, currency)
+      SELECT sale_entry.id, sale_line.id, sale_line.amount, ${sale.currency}::text FROM sale_entry, sale_line
+      RETURNING entry_id)`;
+  return { ctes, written: sql`EXISTS (SELECT 1 FROM sale_entry)` };
 }
 
 /** The postings of the journal entry with this reference (empty when there is none). */

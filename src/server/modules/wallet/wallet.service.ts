@@ -1,3 +1,4 @@
+import type { SQL } from 'drizzle-orm';
 import type { Money } from '../../../shared/money';
 import { formatMoney } from '../../../shared/money';
 import type { Wallet } from '../../../shared/wallet/schemas';
@@ -11,7 +12,7 @@ import {
   findEntryPostings,
   ownedAccountBalance,
   postEntry,
-  postSaleEntry,
+  saleEntryCtes,
 } from './ledger.repository';
 
 /** Every business gets its wallet account when it registers, so sales can credit it without a race. */
@@ -34,24 +35,23 @@ export async function walletBalance(db: DbOrTx, businessId: string, currency: st
 }
 
 /**
- * A paid order's money, as one balanced ledger entry in the caller's transaction: payment clearing →
- * the business's wallet, less the platform fee (→ platform revenue). The reference is unique, so the same
- * order can never be credited twice.
+ * A paid order's money, as one balanced ledger entry: payment clearing → the business's wallet, less the
+ * platform fee (→ platform revenue). The reference is unique, so the same order can never be credited twice.
+ * The three accounts exist after the first sale, so the entry is CTEs of the statement that completes the
+ * sale (issue 14), finding them itself; when it wrote nothing (`written` false), `recordFirstSale` creates
+ * them and posts it in the same transaction.
  */
-export async function recordSale(
-  tx: DbOrTx,
-  sale: { orderId: string; businessId: string; amount: bigint; fee: bigint; currency: string },
-): Promise<void> {
-  const reference = `order:${sale.orderId}`;
-  // The three accounts exist after the first sale, so the entry is one statement that finds them itself;
-  // only before a business's (or a currency's) first sale are they created first.
-  if (await postSaleEntry(tx, { ...sale, reference })) return;
+export function saleEntry(sale: Sale): { ctes: SQL; written: SQL } {
+  return saleEntryCtes({ ...sale, reference: saleReference(sale) });
+}
+
+export async function recordFirstSale(tx: DbOrTx, sale: Sale): Promise<void> {
   const clearing = await ensurePlatformAccount(tx, 'payment_clearing', sale.currency);
   const revenue = await ensurePlatformAccount(tx, 'platform_revenue', sale.currency);
   const wallet = await openWallet(tx, sale.businessId, sale.currency);
   await postEntry(tx, {
     kind: 'sale',
-    reference,
+    reference: saleReference(sale),
     currency: sale.currency,
     postings: [
       { ledgerAccountId: clearing, amount: -sale.amount },
@@ -60,6 +60,9 @@ export async function recordSale(
     ],
   });
 }
+
+type Sale = { orderId: string; businessId: string; amount: bigint; fee: bigint; currency: string };
+const saleReference = (sale: Pick<Sale, 'orderId'>) => `order:${sale.orderId}`;
 
 /** The business's wallet as its Wallet page shows it: balance (from the ledger) and set-up steps. */
 export async function getWallet(deps: CoreDeps, businessId: string): Promise<Wallet> {

@@ -114,12 +114,7 @@ export async function findKeyedWithdrawalAndBank(
 }
 
 export type WithdrawalCallOutcome =
-  | 'written'
-  | 'no_accounts'
-  | 'bank_gone'
-  | 'same'
-  | 'replay'
-  | 'insufficient';
+  'written' | 'no_accounts' | 'bank_gone' | 'same' | 'replay' | 'insufficient';
 
 /**
  * The withdrawal's transaction in one call (0015_withdrawal_in_one_call.sql, ADR 017): under the wallet's
@@ -139,7 +134,12 @@ export async function callRequestWithdrawal(
     sameWithinSeconds: number;
     news: string;
   },
-): Promise<{ outcome: WithdrawalCallOutcome; id: string | null; balance: bigint | null; createdAt: Date | null }> {
+): Promise<{
+  outcome: WithdrawalCallOutcome;
+  id: string | null;
+  balance: bigint | null;
+  createdAt: Date | null;
+}> {
   const result = await db.execute<{
     outcome: WithdrawalCallOutcome;
     withdrawal_id: string | null;
