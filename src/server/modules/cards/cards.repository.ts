@@ -70,40 +70,6 @@ export async function insertActivity(
 }
 
 /**
- * An activity and the card's new state in one statement (one round trip instead of two): every change of a
- * card's balance or status goes through here. The card's row is changed only when the activity is written:
- * with an Idempotency-Key this actor already used, nothing is written and the answer is undefined (the caller
- * answers with the first request's result). The card's row must be locked by the caller; the database's
- * checks (running balance, balance = sum at commit) still run.
- */
-export async function writeActivity(
-  tx: DbOrTx,
-  row: NewActivity,
-  card: Partial<Pick<CardRow, 'balance' | 'status' | 'blockedReason'>>,
-): Promise<ActivityRow | undefined> {
-  const written = tx.$with('written').as(
-    tx
-      .insert(cardActivities)
-      .values({ createdAt: sql`clock_timestamp()`, ...row })
-      .onConflictDoNothing({
-        target: [cardActivities.actorId, cardActivities.idempotencyKey],
-        where: sql`${cardActivities.idempotencyKey} IS NOT NULL`,
-      })
-      .returning(),
-  );
-  const changed = tx.$with('changed').as(
-    tx
-      .update(purchasedCards)
-      .set({ ...card, updatedAt: sql`now()` })
-      .from(written)
-      .where(eq(purchasedCards.id, written.purchasedCardId))
-      .returning({ id: purchasedCards.id }),
-  );
-  const [activity] = await tx.with(written, changed).select().from(written);
-  return activity;
-}
-
-/**
  * A card found by its code's keyed hash (null if none), with the activity this actor already wrote under `key`
  * (if any); with `tries` (rate-limiter's countTries), the tries are spent in the same statement and their
  * counts come back with it (issue 14: one round trip for both).
@@ -139,44 +105,61 @@ export async function findCardAndKeyedActivity(
 /** What a spend was decided on: the card as it was read, unlocked. */
 export type SeenCard = Pick<CardRow, 'id' | 'balance' | 'status' | 'expiresAt' | 'businessId' | 'codeHash'>;
 
+/** What an activity's write answers: the activity as written. */
+export interface WrittenActivity {
+  id: string;
+  createdAt: Date;
+  reference: string | null;
+}
+
 /**
- * Issue 14: a spend decided on a card read without a lock, written in one statement (no BEGIN, no COMMIT, no
- * lock held across round trips) only if the card is still as it was read: the card's row is locked and
- * checked (balance, status, expiry, business, code), then the activity, the card's new state and `news`
- * (CTEs written only when the activity is) are written. Undefined when the card changed since it was read or
- * the Idempotency-Key was used meanwhile: the caller reads again and decides again. The database's checks
- * (running balance, balance = sum at commit) run as for any other activity.
+ * An activity and the card's new state in one statement: every change of a card's balance or status goes
+ * through here. The card's row is changed only when the activity is written: with an Idempotency-Key this
+ * actor already used, nothing is written and the answer is undefined (the caller answers with the first
+ * request's result). The database's checks (running balance, balance = sum at commit) run as for any other.
+ *
+ * The card's row must be locked by the caller, unless `seen` is given (issue 14: a spend decided on the card
+ * read without a lock, no transaction round trips): then the statement locks it and writes only if it is still
+ * as read (balance, status, expiry, business, code), else answers undefined, and the caller reads again and
+ * decides again. `news` (another room's CTEs, written only when the activity is) goes in the same statement.
  */
-export async function writeActivityIfUnchanged(
+export async function writeActivity(
   db: DbOrTx,
-  seen: SeenCard,
-  row: Omit<NewActivity, 'purchasedCardId'>,
-  change: Pick<CardRow, 'balance' | 'status'>,
-  news: (onlyIf: SQL) => SQL,
-): Promise<{ id: string; createdAt: Date; reference: string | null } | undefined> {
+  row: NewActivity,
+  change: Partial<Pick<CardRow, 'balance' | 'status' | 'blockedReason'>>,
+  options: { seen?: SeenCard; news?: (onlyIf: SQL) => SQL } = {},
+): Promise<WrittenActivity | undefined> {
+  const { seen, news } = options;
+  const card = seen
+    ? sql`SELECT id FROM ${purchasedCards}
+           WHERE id = ${seen.id}::uuid AND balance = ${seen.balance}::bigint
+             AND status = ${seen.status}::purchased_card_status
+             -- to the millisecond, as the app's Date holds it (PostgreSQL keeps microseconds)
+             AND date_trunc('milliseconds', expires_at)
+                 IS NOT DISTINCT FROM ${seen.expiresAt?.toISOString() ?? null}::timestamptz
+             AND business_id = ${seen.businessId}::uuid AND code_hash = ${seen.codeHash}::text
+             FOR UPDATE`
+    : sql`SELECT ${row.purchasedCardId}::uuid AS id`;
+  const sets = [sql`updated_at = now()`];
+  if (change.balance !== undefined) sets.push(sql`balance = ${change.balance}::bigint`);
+  if (change.status !== undefined) sets.push(sql`status = ${change.status}::purchased_card_status`);
+  if (change.blockedReason !== undefined) sets.push(sql`blocked_reason = ${change.blockedReason}::text`);
   const result = await db.execute<{ id: string; created_at: string; reference: string | null }>(sql`
-    WITH seen AS (
-      SELECT id FROM ${purchasedCards}
-       WHERE id = ${seen.id} AND balance = ${seen.balance} AND status = ${seen.status}
-         -- to the millisecond, as the app's Date holds it (PostgreSQL keeps microseconds)
-         AND date_trunc('milliseconds', expires_at)
-             IS NOT DISTINCT FROM ${seen.expiresAt?.toISOString() ?? null}::timestamptz
-         AND business_id = ${seen.businessId} AND code_hash = ${seen.codeHash}
-         FOR UPDATE),
+    WITH card AS (${card}),
     written AS (
       INSERT INTO ${cardActivities} (purchased_card_id, kind, amount, balance_after, actor_id, reference,
-                                     idempotency_key, request_hash, created_at)
+                                     reverses_id, idempotency_key, request_hash, created_at)
       SELECT id, ${row.kind}::card_activity_kind, ${row.amount}::bigint, ${row.balanceAfter}::bigint,
-             ${row.actorId ?? null}::uuid, ${row.reference ?? null}::text, ${row.idempotencyKey ?? null}::text,
-             ${row.requestHash ?? null}::text, clock_timestamp()
-        FROM seen
+             ${row.actorId ?? null}::uuid, ${row.reference ?? null}::text, ${row.reversesId ?? null}::uuid,
+             ${row.idempotencyKey ?? null}::text, ${row.requestHash ?? null}::text, clock_timestamp()
+        FROM card
       ON CONFLICT (actor_id, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
       RETURNING id, purchased_card_id, created_at, reference),
     changed AS (
-      UPDATE ${purchasedCards} SET balance = ${change.balance}, status = ${change.status}::purchased_card_status, updated_at = now()
+      UPDATE ${purchasedCards} SET ${sql.join(sets, sql`, `)}
         FROM written WHERE ${purchasedCards.id} = written.purchased_card_id
-      RETURNING ${purchasedCards.id}),
-    ${news(sql`EXISTS (SELECT 1 FROM written)`)}
+      RETURNING ${purchasedCards.id})
+    ${news ? sql`, ${news(sql`EXISTS (SELECT 1 FROM written)`)}` : sql``}
     SELECT id, created_at, reference FROM written`);
   const [written] = result.rows;
   return written && { id: written.id, createdAt: new Date(written.created_at), reference: written.reference };
@@ -191,7 +174,7 @@ export function writeStateChange(
   card: Pick<CardRow, 'id' | 'balance'>,
   activity: Pick<NewActivity, 'kind' | 'actorId' | 'reference'>,
   change: Parameters<typeof writeActivity>[2],
-): Promise<ActivityRow | undefined> {
+): Promise<WrittenActivity | undefined> {
   return writeActivity(
     tx,
     { purchasedCardId: card.id, amount: 0n, balanceAfter: card.balance, ...activity },

@@ -11,7 +11,7 @@ import { formatMoney } from '../../../shared/money';
 import type { DbOrTx } from '../../db/client';
 import { AppError, notFound } from '../../lib/app-error';
 import { consume, countTries, refuseOverBudget, type Limit } from '../../lib/rate-limiter';
-import { notificationsWrittenIf, notify, type NewNotification } from '../notifications/notifications.service';
+import { notificationsWritten, notify, type NewNotification } from '../notifications/notifications.service';
 import { effectiveStatus, money, soldCardView, stateWords, type CardsDeps } from './cards.service';
 import {
   findActivity,
@@ -21,10 +21,10 @@ import {
   findPurchasedCard,
   lockCard,
   writeActivity,
-  writeActivityIfUnchanged,
   type ActivityRow,
   type NewActivity,
   type CardRow,
+  type WrittenActivity,
 } from './cards.repository';
 
 /**
@@ -66,13 +66,15 @@ const tooManyLookUps = 'Too many code look-ups.';
 /** Counts the try, then reads the code; answers the code's keyed hash, or the one "not found" answer. */
 async function spendTryAndHash(deps: CardsDeps, caller: Caller, code: string): Promise<string> {
   await consume(deps.db, lookupLimits(deps, caller), tooManyLookUps);
-  return hashOrNotFound(deps, code);
+  const hash = codeHashOf(deps, code);
+  if (!hash) throw codeNotFound();
+  return hash;
 }
 
-function hashOrNotFound(deps: CardsDeps, code: string): string {
+/** The keyed hash of what was typed, or undefined when it cannot be a code. */
+function codeHashOf(deps: CardsDeps, code: string): string | undefined {
   const parsed = parseCode(code);
-  if (!parsed.ok) throw codeNotFound();
-  return deps.codes.hash(parsed.body);
+  return parsed.ok ? deps.codes.hash(parsed.body) : undefined;
 }
 
 /** The till's look-up: the card, its balance, status, expiry and last uses; only this business's cards. */
@@ -142,7 +144,7 @@ async function writeKeyedActivity(
   tx: DbOrTx,
   row: NewActivity & { actorId: string; requestHash: string },
   card: Parameters<typeof writeActivity>[2],
-): Promise<ActivityRow> {
+): Promise<WrittenActivity> {
   const activity = await writeActivity(tx, row, card);
   if (activity) return activity;
   const existing = await findActivityByIdempotencyKey(tx, row.actorId, row.idempotencyKey!);
@@ -183,12 +185,10 @@ export async function redeem(
 ): Promise<{ redemption: Redemption; replayed: boolean }> {
   const limits = lookupLimits(deps, caller);
   // A code that cannot be one spends its try alone; any other spends it in the same statement as the read.
-  let codeHash: string;
-  try {
-    codeHash = hashOrNotFound(deps, input.code);
-  } catch (error) {
+  const codeHash = codeHashOf(deps, input.code);
+  if (!codeHash) {
     await consume(deps.db, limits, tooManyLookUps);
-    throw error;
+    throw codeNotFound();
   }
   const hash = requestHash({
     codeHash,
@@ -222,10 +222,10 @@ export async function redeem(
       );
     }
     const balanceAfter = card.balance - amount;
-    const activity = await writeActivityIfUnchanged(
+    const activity = await writeActivity(
       deps.db,
-      card,
       {
+        purchasedCardId: card.id,
         kind: 'redeem',
         amount: -amount,
         balanceAfter,
@@ -235,7 +235,10 @@ export async function redeem(
         requestHash: hash,
       },
       { balance: balanceAfter, status: balanceAfter === 0n ? 'redeemed' : 'active' },
-      notificationsWrittenIf([holderNews(card, caller.businessName, 'used', amount, balanceAfter)]),
+      {
+        seen: card,
+        news: notificationsWritten([holderNews(card, caller.businessName, 'used', amount, balanceAfter)]),
+      },
     );
     if (!activity) continue;
     // The answer is known here (reading it back cost two more round trips); a replay reads it.

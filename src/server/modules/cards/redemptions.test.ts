@@ -5,8 +5,8 @@ import type { Redemption, SoldCard } from '../../../shared/cards/schemas';
 import { buyCard, cardOf, createDesign, type Account } from '../../../../tests/fixtures/cards';
 import { createTestApp, freshIp, registerAndLogin, type TestApp } from '../../../../tests/fixtures/test-app';
 import { purchasedCards } from '../../db/schema/cards';
-import { notificationsWrittenIf } from '../notifications/notifications.service';
-import { writeActivityIfUnchanged } from './cards.repository';
+import { notificationsWritten } from '../notifications/notifications.service';
+import { writeActivity } from './cards.repository';
 
 /**
  * Spending a card at the till over /api/v1 on the real PostgreSQL: look-ups, partial and full redemption,
@@ -256,20 +256,28 @@ describe('a redemption decided on a card that changed meanwhile', () => {
     return result.rows[0] as { activities: number; notifications: number; mails: number; balance: string };
   }
   const spend = (seen: Awaited<ReturnType<typeof seenCard>>, amount: bigint, business: string, tag: string) =>
-    writeActivityIfUnchanged(
+    writeActivity(
       t.database.db,
-      seen,
-      { kind: 'redeem', amount: -amount, balanceAfter: seen.balance - amount, actorId: business },
+      {
+        purchasedCardId: seen.id,
+        kind: 'redeem',
+        amount: -amount,
+        balanceAfter: seen.balance - amount,
+        actorId: business,
+      },
       { balance: seen.balance - amount, status: 'active' },
-      notificationsWrittenIf([
-        {
-          accountId: seen.ownerId,
-          kind: 'card_redeemed',
-          title: tag,
-          body: tag,
-          mail: { subject: tag, heading: tag, paragraphs: [tag] },
-        },
-      ]),
+      {
+        seen,
+        news: notificationsWritten([
+          {
+            accountId: seen.ownerId,
+            kind: 'card_redeemed',
+            title: tag,
+            body: tag,
+            mail: { subject: tag, heading: tag, paragraphs: [tag] },
+          },
+        ]),
+      },
     );
 
   it('writes nothing, not even the news, when the card is no longer as it was read; as read, it writes all', async () => {
