@@ -39,12 +39,7 @@ class SharedConnection {
   /** Resolves once the listener's channel is listened to, or the attempt failed (a retry is scheduled). */
   async add(listener: Listener): Promise<void> {
     this.listeners.add(listener);
-    if (!this.client) {
-      this.connecting ??= this.connect().finally(() => {
-        this.connecting = undefined;
-      });
-      await this.connecting;
-    }
+    if (!this.client) await this.connectOnce();
     if (this.client && this.listeners.has(listener)) await this.listenTo(this.client, listener.channel);
   }
 
@@ -77,6 +72,14 @@ class SharedConnection {
       return;
     }
     if (this.client === client) this.channels.add(channel);
+  }
+
+  /** Connects, or joins the attempt under way. */
+  private connectOnce(): Promise<void> {
+    this.connecting ??= this.connect().finally(() => {
+      this.connecting = undefined;
+    });
+    return this.connecting;
   }
 
   private async connect(): Promise<void> {
@@ -157,11 +160,7 @@ class SharedConnection {
     this.failures += 1;
     this.reconnectTimer = setTimeout(() => {
       this.reconnectTimer = undefined;
-      if (this.listeners.size > 0 && !this.client) {
-        this.connecting ??= this.connect().finally(() => {
-          this.connecting = undefined;
-        });
-      }
+      if (this.listeners.size > 0 && !this.client) void this.connectOnce();
     }, delay);
     this.reconnectTimer.unref();
   }

@@ -27,7 +27,7 @@ async function findOrCreate(
 }
 
 /** The sum of an account's postings, as a SQL expression: the one definition of a ledger balance. */
-export function balanceOf(ledgerAccountId: string | SQL): SQL<string> {
+function balanceOf(ledgerAccountId: string | SQL): SQL<string> {
   return sql<string>`(SELECT coalesce(sum(${postings.amount}), 0) FROM ${postings}
     WHERE ${postings.ledgerAccountId} = ${ledgerAccountId})`;
 }
