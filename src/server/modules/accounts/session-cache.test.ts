@@ -1,13 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import pino from 'pino';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { namedDatabase } from '../../../../tests/fixtures/listen';
-import {
-  createTestApp,
-  registerAndLogin,
-  sameOrigin,
-  type TestApp,
-} from '../../../../tests/fixtures/test-app';
+import { registerAndLogin, sameOrigin, twoTestApps, type TestApp } from '../../../../tests/fixtures/test-app';
 import { forgetCachedSessions, SessionCache } from './session-cache';
 import { revokeSession, type LiveSession } from './sessions.repository';
 
@@ -18,12 +13,7 @@ import { revokeSession, type LiveSession } from './sessions.repository';
  */
 let a: TestApp;
 let b: TestApp;
-beforeAll(async () => {
-  [a, b] = await Promise.all([createTestApp(), createTestApp()]);
-});
-afterAll(async () => {
-  await Promise.all([a.close(), b.close()]);
-});
+twoTestApps((apps) => ([a, b] = apps));
 
 /** Counts the session look-ups an app's pool is asked for. */
 function countLookups(app: TestApp): () => number {
@@ -41,6 +31,10 @@ function countLookups(app: TestApp): () => number {
 
 const sessionOn = (app: TestApp, cookie: string) =>
   app.app.inject({ method: 'GET', url: '/api/v1/auth/session', headers: { cookie } });
+
+/** Asks until the session is refused there (an announcement takes a moment to arrive). */
+const refusedOn = (app: TestApp, cookie: string) =>
+  expect.poll(async () => (await sessionOn(app, cookie)).statusCode, { timeout: 3000 }).toBe(401);
 
 /** Asks until a request is answered from memory (the cache is listening and has kept the session). */
 async function warm(app: TestApp, cookie: string, lookups: () => number): Promise<void> {
@@ -67,9 +61,7 @@ describe('sessions kept in memory', () => {
     await warm(b, person.cookie, lookupsOnB);
     const out = await person.request({ method: 'DELETE', url: '/api/v1/auth/session' });
     expect(out.statusCode).toBe(204);
-    await expect
-      .poll(async () => (await sessionOn(b, person.cookie)).statusCode, { timeout: 3000 })
-      .toBe(401);
+    await refusedOn(b, person.cookie);
   });
 
   it('another instance forgets an account that changed (its new name shows at once) or was deleted', async () => {
@@ -97,9 +89,7 @@ describe('sessions kept in memory', () => {
     await a.database.pool.query('UPDATE sessions SET revoked_at = now() WHERE account_id = $1', [
       person.account.id,
     ]);
-    await expect
-      .poll(async () => (await sessionOn(b, person.cookie)).statusCode, { timeout: 3000 })
-      .toBe(401);
+    await refusedOn(b, person.cookie);
   });
 
   it('the instance that ends a session refuses it on the very next request', async () => {

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import pino from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { GiftCard, GiftCardPage } from '../../../shared/catalogue/schemas';
 import { namedDatabase } from '../../../../tests/fixtures/listen';
-import { createTestApp, registerAndLogin, type TestApp } from '../../../../tests/fixtures/test-app';
+import { registerAndLogin, twoTestApps, type TestApp } from '../../../../tests/fixtures/test-app';
 import { CATALOGUE_CHANNEL, CatalogueCache } from './catalogue-cache';
 
 /**
@@ -13,12 +13,7 @@ import { CATALOGUE_CHANNEL, CatalogueCache } from './catalogue-cache';
  */
 let a: TestApp;
 let b: TestApp;
-beforeAll(async () => {
-  [a, b] = await Promise.all([createTestApp(), createTestApp()]);
-});
-afterAll(async () => {
-  await Promise.all([a.close(), b.close()]);
-});
+twoTestApps((apps) => ([a, b] = apps));
 
 type Account = Awaited<ReturnType<typeof registerAndLogin>>;
 
@@ -129,10 +124,7 @@ describe('GET /api/v1/gift-cards from the cache', () => {
     const newName = `Renamed ${randomUUID().slice(0, 8)}`;
     const byName = `/api/v1/gift-cards?q=${encodeURIComponent(newName)}`;
     expect(await ids(b, byName)).toEqual([]);
-    await a.database.pool.query('UPDATE accounts SET name = $2 WHERE id = $1', [
-      owner.account.id,
-      newName,
-    ]);
+    await a.database.pool.query('UPDATE accounts SET name = $2 WHERE id = $1', [owner.account.id, newName]);
     await expect.poll(() => ids(b, byName), { timeout: 5000 }).toEqual([card.id]);
     const page = (await b.app.inject({ method: 'GET', url })).json() as GiftCardPage;
     expect(page.items[0]!.businessName).toBe(newName);
