@@ -94,7 +94,7 @@ export async function findKeyedWithdrawalAndBank(
   bankAccountId: string | undefined,
 ) {
   const [row] = await db
-    .select({ keyed: withdrawals, bank: bankAccounts })
+    .select({ keyedId: withdrawals.id, bank: bankAccounts })
     .from(sql`(SELECT 1) AS one`)
     .leftJoin(
       withdrawals,
@@ -110,7 +110,7 @@ export async function findKeyedWithdrawalAndBank(
         bankAccountId === undefined ? eq(bankAccounts.isDefault, true) : eq(bankAccounts.id, bankAccountId),
       ),
     );
-  return { keyed: row?.keyed ?? null, bank: row?.bank ?? null };
+  return { keyedId: row?.keyedId ?? null, bank: row?.bank ?? null };
 }
 
 export type WithdrawalCallOutcome =

@@ -45,12 +45,6 @@ function toWithdrawal(row: WithdrawalRow, bank: BankAccountRow): Withdrawal {
   };
 }
 
-async function view(deps: WithdrawalDeps, id: string): Promise<Withdrawal> {
-  const found = await findWithdrawal(deps.db, id);
-  if (!found) throw notFound('That withdrawal');
-  return toWithdrawal(found.withdrawal, found.bank);
-}
-
 const money = (amount: bigint | number, currency: string) =>
   formatMoney({ amount: Number(amount), currency });
 
@@ -76,13 +70,13 @@ export async function requestWithdrawal(
   sameWithinSeconds?: number,
 ): Promise<{ withdrawal: Withdrawal; replayed: boolean }> {
   const fingerprint = `${input.amount}:${input.bankAccountId ?? 'default'}`;
-  const { keyed, bank } = await findKeyedWithdrawalAndBank(
+  const { keyedId, bank } = await findKeyedWithdrawalAndBank(
     deps.db,
     businessId,
     idempotencyKey,
     input.bankAccountId,
   );
-  if (keyed) return { withdrawal: await replay(deps, keyed, fingerprint), replayed: true };
+  if (keyedId) return { withdrawal: await replay(deps, keyedId, fingerprint), replayed: true };
   const currency = deps.config.CURRENCY;
   if (input.amount < deps.config.WITHDRAWAL_MIN_MINOR) {
     throw new AppError(
@@ -157,10 +151,8 @@ export async function requestWithdrawal(
         { details: { availableBalance: Number(result.balance!) } },
       );
     case 'same':
-    case 'replay': {
-      const first = await findWithdrawal(deps.db, result.id!);
-      return { withdrawal: await replay(deps, first!.withdrawal, fingerprint), replayed: true };
-    }
+    case 'replay':
+      return { withdrawal: await replay(deps, result.id!, fingerprint), replayed: true };
   }
   throw new Error(`the ledger accounts of ${businessId}'s withdrawals are missing after being made`);
 }
@@ -171,18 +163,17 @@ async function firstWithdrawalAccounts(tx: DbOrTx, businessId: string, currency:
   return { wallet, inFlight: await ensurePlatformAccount(tx, 'payouts_in_flight', currency) };
 }
 
-async function replay(
-  deps: WithdrawalDeps,
-  existing: WithdrawalRow,
-  fingerprint: string,
-): Promise<Withdrawal> {
-  if (existing.requestFingerprint !== fingerprint) {
+/** The first answer to a request made again (its key, or the old client's same request moments later). */
+async function replay(deps: WithdrawalDeps, id: string, fingerprint: string): Promise<Withdrawal> {
+  const found = await findWithdrawal(deps.db, id);
+  if (!found) throw notFound('That withdrawal');
+  if (found.withdrawal.requestFingerprint !== fingerprint) {
     throw new AppError(
       'IDEMPOTENCY_CONFLICT',
       'This Idempotency-Key was already used for a different withdrawal.',
     );
   }
-  return view(deps, existing.id);
+  return toWithdrawal(found.withdrawal, found.bank);
 }
 
 export async function getWithdrawal(
