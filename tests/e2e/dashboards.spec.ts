@@ -67,7 +67,9 @@ test.describe('business dashboard', () => {
   });
 
   for (const width of [375, 1280]) {
-    test(`home at ${width} px: nothing below the figures moves when they arrive`, async ({ page }) => {
+    test(`home at ${width} px: nothing below the figures moves when they arrive`, async ({
+      page,
+    }, testInfo) => {
       // The pending steps sit below the figures and the chart. They moved 82 px at 1280 when the chart drew
       // and 180 px at 375 when the four figures replaced their one loading line; a click aimed at one (the
       // PIN journey's) landed beside it. Every figure is held back until the steps show, then let through.
@@ -86,11 +88,13 @@ test.describe('business dashboard', () => {
       await expect(page.getByText('Loading your figures…')).toBeAttached();
       const top = () => pendingPin.evaluate((el) => el.getBoundingClientRect().top + window.scrollY);
       const before = await top();
+      await page.screenshot({ path: testInfo.outputPath(`home-loading-${width}.png`), fullPage: true });
       release();
       await expect(page.getByRole('link', { name: 'Redeemed this month None yet' })).toBeVisible();
       await expect(page.getByTestId('sales-chart').locator('canvas')).toBeVisible();
       await expect(page.getByText(/Nothing sold or redeemed in the last 30 days/)).toBeVisible();
       expect(await top()).toBe(before);
+      await page.screenshot({ path: testInfo.outputPath(`home-loaded-${width}.png`), fullPage: true });
     });
   }
 

@@ -109,6 +109,18 @@ export function SalesFigures() {
   );
 }
 
+/** A figure's amount; zero in words (the only ₦ figure on a new business's Home stays its hidden balance). */
+function FigureValue({ money }: { money?: SalesSummary['soldToday'] }) {
+  if (!money) {
+    return (
+      <span className="text-slate-300" aria-hidden="true">
+        …
+      </span>
+    );
+  }
+  return money.amount === 0 ? 'None yet' : formatMoney(money);
+}
+
 /**
  * The four figures, each a link to its sales or redemptions. Without a summary (still loading) the same
  * tiles stand empty, so the sections below do not move when the figures arrive.
@@ -132,18 +144,7 @@ function FigureTiles({ summary }: { summary?: SalesSummary }) {
               <span className="text-sm font-medium text-slate-600">{figure.label}</span>
               {/* A space, so the link's name reads "Sold today ₦5,000.00". */}{' '}
               <span className="mt-1 text-lg font-bold break-words text-slate-900 tabular-nums md:text-2xl">
-                {/* Zero in words: the only ₦ figure on a new business's Home stays its (hidden) balance. */}
-                {money ? (
-                  money.amount === 0 ? (
-                    'None yet'
-                  ) : (
-                    formatMoney(money)
-                  )
-                ) : (
-                  <span className="text-slate-300" aria-hidden="true">
-                    …
-                  </span>
-                )}
+                <FigureValue money={money} />
               </span>
             </>
           );
