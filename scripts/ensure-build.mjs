@@ -13,6 +13,8 @@ const inputs = [
   'package.json',
   'package-lock.json',
   'scripts/build-server.mjs',
+  'scripts/chunks.ts',
+  'scripts/first-paint-html.ts',
   'scripts/prerender.mjs',
   'scripts/report-bundle.mjs',
   'scripts/seed.ts',

@@ -3,6 +3,7 @@ import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { preloadScreens, router } from './app/router';
 import { REHYDRATE_TIMEOUT_MS } from './lib/constants';
+import { applyDeferredStyles } from './lib/deferred-styles';
 import { useGiftCardStore, whenHydrated } from './lib/store';
 import './index.css';
 
@@ -11,7 +12,9 @@ import './index.css';
 await whenHydrated(REHYDRATE_TIMEOUT_MS);
 
 const { bizClient, userData } = useGiftCardStore.getState();
-preloadScreens(window.location.pathname, bizClient ? 'business' : userData ? 'user' : null);
+preloadScreens(window.location, bizClient ? 'business' : userData ? 'user' : null);
+// The loading screen in index.html painted without the stylesheet; React's first screen waits for it.
+await applyDeferredStyles();
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
