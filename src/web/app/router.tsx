@@ -30,10 +30,13 @@ export const router = createBrowserRouter([
  * Opening a dashboard by its address: its screens' code is fetched in parallel at start-up instead of one
  * lazy chunk after another as React renders the query shell, the layout and then the screen.
  */
-export function preloadScreens(pathname: string, role: 'business' | 'user' | null) {
+export function preloadScreens(
+  { pathname, search }: Pick<Location, 'pathname' | 'search'>,
+  role: 'business' | 'user' | null,
+) {
   if (role === 'user' && pathname.startsWith('/user-dashboard')) {
+    preloadUserScreens(pathname, search);
     QueryShell.preload();
-    preloadUserScreens(pathname);
   } else if (role === 'business' && pathname.startsWith('/dashboard')) {
     QueryShell.preload();
     preloadBusinessScreens(pathname);

@@ -1,6 +1,7 @@
 import type { Account } from '../../../shared/accounts/schemas';
 import type { GiftCard, GiftCardPage } from '../../../shared/catalogue/schemas';
 import { api } from '../../lib/api';
+import { fetchEarly, takeEarly } from '../../lib/early-fetch';
 
 const PAGE_SIZE = 24;
 
@@ -36,12 +37,22 @@ export function uploadLogo(businessId: string, file: File) {
   return api<Account>(`/api/v1/businesses/${businessId}/logo`, { method: 'PUT', body: form });
 }
 
-/** The public catalogue a user browses: every business's cards on sale, a page at a time. */
-export function listCatalogue(q: string, cursor?: string, signal?: AbortSignal) {
+function cataloguePath(q: string, cursor?: string) {
   const params = new URLSearchParams({ limit: String(PAGE_SIZE) });
   if (cursor) params.set('cursor', cursor);
   if (q) params.set('q', q);
-  return api<GiftCardPage>(`/api/v1/gift-cards?${params}`, { signal });
+  return `/api/v1/gift-cards?${params}`;
+}
+
+/** The public catalogue a user browses: every business's cards on sale, a page at a time. */
+export function listCatalogue(q: string, cursor?: string, signal?: AbortSignal) {
+  const path = cataloguePath(q, cursor);
+  return takeEarly<GiftCardPage>(path) ?? api<GiftCardPage>(path, { signal });
+}
+
+/** Opening the user's home by its address: the catalogue's first page is asked for at start-up. */
+export function fetchCatalogueEarly(q: string) {
+  fetchEarly(cataloguePath(q));
 }
 
 export function getGiftCard(id: string, signal?: AbortSignal) {
