@@ -23,6 +23,12 @@ const RUNS = 3;
 const CARDS = 24;
 /** LIGHTHOUSE_REPORTS=<dir> keeps each run's full report (JSON) there, to see where the time goes. */
 const REPORTS = process.env.LIGHTHOUSE_REPORTS ? path.resolve(process.env.LIGHTHOUSE_REPORTS) : undefined;
+/**
+ * LIGHTHOUSE_THROTTLING=devtools slows the browser for real (network and CPU) instead of simulating the load
+ * from an unthrottled one: slower and noisier, but it shows what a change does in a real browser on a slow
+ * phone, not only what the simulation makes of it. The recorded figures always use the default (simulate).
+ */
+const THROTTLING = process.env.LIGHTHOUSE_THROTTLING === 'devtools' ? 'devtools' : undefined;
 
 export interface LighthouseFigures {
   performance: number;
@@ -118,6 +124,7 @@ async function audit(url: string, signedIn?: SignedIn): Promise<LighthouseFigure
         output: 'json',
         onlyCategories: ['performance', 'accessibility'],
         disableStorageReset: Boolean(signedIn),
+        ...(THROTTLING ? { throttlingMethod: THROTTLING } : {}),
       });
       const lhr = result?.lhr;
       if (!lhr) throw new Error(`Lighthouse gave no result for ${url}`);
@@ -170,7 +177,7 @@ export async function benchLighthouse(): Promise<Record<string, string>> {
     const landing = await audit(`${base}/`);
     const catalogue = await audit(`${base}/user-dashboard`, signedIn);
     const figures = ({ runs: _runs, ...rest }: LighthouseFigures & { runs: string }) => rest;
-    recordResult('lighthouse', { landing: figures(landing), catalogue: figures(catalogue) });
+    if (!THROTTLING) recordResult('lighthouse', { landing: figures(landing), catalogue: figures(catalogue) });
     const row = (name: string, f: LighthouseFigures & { runs: string }) => ({
       [`${name}: performance / accessibility (median of ${RUNS})`]: `${f.performance} / ${f.accessibility}`,
       [`${name}: first contentful paint`]: `${f.fcpMs} ms`,

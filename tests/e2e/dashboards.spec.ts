@@ -166,6 +166,67 @@ test.describe('user dashboard', () => {
     await expect(nav.getByRole('link', { name: 'Notifications', exact: true })).toBeVisible();
   });
 
+  test('opened by its address, home paints before its code and stylesheet arrive, draws nothing unstyled, and asks for its cards once', async ({
+    page,
+  }) => {
+    const input = await registerViaApi(page, 'user');
+    await logInViaApi(page, 'user', input.email);
+    // Hold the app's code and its stylesheet (issue 14, ADR 018), then let them through one at a time.
+    const gate = () => {
+      let resolve = () => {};
+      const promise = new Promise<void>((done) => (resolve = done));
+      return { promise, resolve };
+    };
+    const held = { code: gate(), styles: gate() };
+    await page.route(/\/assets\/start-[^/]*\.js$/, async (route) => {
+      await held.code.promise;
+      await route.continue();
+    });
+    await page.route(/\/assets\/[^/]*\.css$/, async (route) => {
+      await held.styles.promise;
+      await route.continue();
+    });
+    const catalogueRequests: string[] = [];
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname === '/api/v1/gift-cards') catalogueRequests.push(request.url());
+    });
+    await page.goto('/user-dashboard', { waitUntil: 'commit' });
+    // The loading screen is painted with neither (a render-blocking stylesheet would hold this paint).
+    await page.waitForFunction(() => performance.getEntriesByName('first-contentful-paint').length > 0);
+
+    // The code runs and asks for the first page of cards at once, but React draws nothing without the
+    // styles: index.html's own loading screen (inline-styled) is still there when the screen's code and its
+    // cards have arrived, and two frames later.
+    const htmlLoadingScreen = page.locator('#root > [role="status"][style]');
+    await expect(htmlLoadingScreen).toContainText('Loading…');
+    const screenArrived = Promise.all([
+      page.waitForResponse((response) => new URL(response.url()).pathname === '/api/v1/gift-cards'),
+      page.waitForResponse((response) => /\/assets\/user-home-page-[^/]*\.js$/.test(response.url())),
+    ]);
+    held.code.resolve();
+    await screenArrived;
+    await page.evaluate(
+      () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => done(null)))),
+    );
+    expect(await htmlLoadingScreen.count()).toBe(1);
+
+    held.styles.resolve();
+    const heading = page.getByRole('heading', { level: 1, name: 'All Gift Cards' });
+    await expect(heading).toBeVisible();
+    await expect(htmlLoadingScreen).toHaveCount(0);
+    // Styled: Tailwind's preflight has reset the heading's browser margins.
+    expect(await heading.evaluate((element) => getComputedStyle(element).marginTop)).toBe('0px');
+    expect(
+      await page.locator('link[rel="stylesheet"]').evaluate((link) => (link as HTMLLinkElement).media),
+    ).toBe('all');
+    await expect(
+      page
+        .getByText('No gift cards on sale yet')
+        .or(page.locator('a[href^="/user-dashboard/card/"]').first()),
+    ).toBeVisible();
+    expect(catalogueRequests).toHaveLength(1);
+  });
+
   test('every user screen passes axe, at phone width too', async ({ page }) => {
     const input = await registerViaApi(page, 'user');
     await logInViaApi(page, 'user', input.email);
