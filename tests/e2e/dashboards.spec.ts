@@ -187,8 +187,10 @@ test.describe('user dashboard', () => {
       await route.continue();
     });
     const catalogueRequests: string[] = [];
+    const styleRequests: string[] = [];
     page.on('request', (request) => {
       if (new URL(request.url()).pathname === '/api/v1/gift-cards') catalogueRequests.push(request.url());
+      if (request.url().endsWith('.css')) styleRequests.push(request.url());
     });
     await page.goto('/user-dashboard', { waitUntil: 'commit' });
     // The loading screen is painted with neither (a render-blocking stylesheet would hold this paint).
@@ -225,6 +227,34 @@ test.describe('user dashboard', () => {
         .or(page.locator('a[href^="/user-dashboard/card/"]').first()),
     ).toBeVisible();
     expect(catalogueRequests).toHaveLength(1);
+    // The stylesheet in flight when the app switched it on was not downloaded twice.
+    expect(styleRequests).toHaveLength(1);
+  });
+
+  test('a stylesheet that failed before the app ran is fetched again, and the screen is styled', async ({
+    page,
+  }) => {
+    const input = await registerViaApi(page, 'user');
+    await logInViaApi(page, 'user', input.email);
+    let failed = () => {};
+    const styleFailed = new Promise<void>((done) => (failed = done));
+    let styleRequests = 0;
+    await page.route(/\/assets\/[^/]*\.css$/, async (route) => {
+      styleRequests += 1;
+      if (styleRequests > 1) return route.continue();
+      await route.abort('connectionreset');
+      failed();
+    });
+    // The app's code runs only once the first download of its stylesheet has failed.
+    await page.route(/\/assets\/start-[^/]*\.js$/, async (route) => {
+      await styleFailed;
+      await route.continue();
+    });
+    await page.goto('/user-dashboard');
+    const heading = page.getByRole('heading', { level: 1, name: 'All Gift Cards' });
+    await expect(heading).toBeVisible();
+    expect(await heading.evaluate((element) => getComputedStyle(element).marginTop)).toBe('0px');
+    expect(styleRequests).toBe(2);
   });
 
   test('every user screen passes axe, at phone width too', async ({ page }) => {
