@@ -3,10 +3,10 @@ import type { Plugin } from 'vite';
 /**
  * How the web app's JavaScript is cut into files (ADR 018). Left to itself the bundler made 143 files, a
  * signed-in home page loading 14 before the app starts and 23 more for its screen: over HTTP/1.1 (six
- * connections per host) on a slow phone network each round of six costs a round trip. Three groups:
- * - `start`: everything the SPA's entry (index.html) loads before it runs, in one file; the modules the
- *   pre-rendered landing page's own small script also loads stay out of it (that page must not download
- *   React: issue 14's 65 KB budget, which `npm run build` checks);
+ * connections per host) on a slow phone network each round of six costs a round trip. Four groups:
+ * - `shared-start`: the modules the pre-rendered landing page's small script shares with the SPA (that page
+ *   must not download React: issue 14's 65 KB budget, which `npm run build` checks);
+ * - `start`: everything else the SPA's entry (index.html) loads before it runs, in one file;
  * - `query`: TanStack Query, which every screen that fetches data needs;
  * - `screens`: what the screens have in common: the shared components, the dashboards' frame, each
  *   feature's API module and hooks, money formatting.
