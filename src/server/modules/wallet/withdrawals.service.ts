@@ -8,7 +8,7 @@ import { decodeCursor, encodeCursor } from '../../lib/cursor';
 import { AppError, notFound } from '../../lib/app-error';
 import type { WebhookHandler } from '../../plugins/webhooks';
 import { ensurePlatformAccount, postEntry } from './ledger.repository';
-import { lockWallet, openWallet } from './wallet.service';
+import { openWallet } from './wallet.service';
 import { notificationRecords, notify } from '../notifications/notifications.service';
 import type { PayoutProvider, TransferState } from './payouts/payout-provider';
 import { assertPin } from './pin.service';
@@ -32,7 +32,13 @@ export interface WithdrawalDeps {
   log?: FastifyBaseLogger;
 }
 
-function toWithdrawal(row: WithdrawalRow, bank: BankAccountRow): Withdrawal {
+function toWithdrawal(
+  row: Pick<
+    WithdrawalRow,
+    'id' | 'amount' | 'currency' | 'status' | 'reference' | 'failureReason' | 'createdAt' | 'completedAt'
+  >,
+  bank: BankAccountRow,
+): Withdrawal {
   return {
     id: row.id,
     amount: { amount: Number(row.amount), currency: row.currency },
@@ -123,25 +129,21 @@ export async function requestWithdrawal(
     });
   let result = await call();
   if (result.outcome === 'no_accounts') {
-    await deps.db.transaction((tx) => firstWithdrawalAccounts(tx, businessId, currency));
+    await openWithdrawalAccounts(deps.db, businessId, currency);
     result = await call();
   }
   switch (result.outcome) {
-    case 'written':
+    case 'written': {
       // What was written is the answer: no read back (issue 14).
+      const written = { id: result.id!, amount, currency, status: 'requested' as const, reference };
       return {
-        withdrawal: {
-          id: result.id!,
-          amount: { amount: input.amount, currency },
-          status: 'requested',
-          reference,
-          bankAccount: toBankAccount(bank),
-          failureReason: null,
-          createdAt: result.createdAt!.toISOString(),
-          completedAt: null,
-        },
+        withdrawal: toWithdrawal(
+          { ...written, failureReason: null, createdAt: result.createdAt!, completedAt: null },
+          bank,
+        ),
         replayed: false,
       };
+    }
     case 'bank_gone':
       throw notFound('That bank account');
     case 'insufficient':
@@ -157,10 +159,13 @@ export async function requestWithdrawal(
   throw new Error(`the ledger accounts of ${businessId}'s withdrawals are missing after being made`);
 }
 
-/** Before a business's (or the currency's) first withdrawal: its accounts are created, then the wallet locked. */
-async function firstWithdrawalAccounts(tx: DbOrTx, businessId: string, currency: string) {
-  const wallet = await lockWallet(tx, businessId, currency);
-  return { wallet, inFlight: await ensurePlatformAccount(tx, 'payouts_in_flight', currency) };
+/**
+ * Before a business's (or the currency's) first withdrawal: the accounts request_withdrawal moves money
+ * between (made if missing, as any number of callers at once may).
+ */
+async function openWithdrawalAccounts(db: DbOrTx, businessId: string, currency: string): Promise<void> {
+  await openWallet(db, businessId, currency);
+  await ensurePlatformAccount(db, 'payouts_in_flight', currency);
 }
 
 /** The first answer to a request made again (its key, or the old client's same request moments later). */
