@@ -8,10 +8,9 @@ export interface Limit {
   windowSeconds: number;
 }
 
-/**
- * Fixed-window counters in PostgreSQL, shared by every app instance. `consume` spends a try and refuses over
- * budget; `refund` gives one back; `clear` forgets a key (a successful login clears its account's count).
- */
+// Fixed-window counters in PostgreSQL, shared by every app instance. `consume` spends a try and refuses over
+// budget; `refund` gives one back; `clear` forgets a key (a successful login clears its account's count).
+
 /** One limit's count after a try was spent: its hits in the window and the seconds until the window ends. */
 export type Counted = {
   key: string;

@@ -4,8 +4,8 @@
  * the stylesheet on and waits until it has loaded, so no screen is seen unstyled. In development Vite
  * injects the CSS itself: nothing to wait for.
  */
-export function applyDeferredStyles(root: ParentNode = document): Promise<void> {
-  const links = [...root.querySelectorAll<HTMLLinkElement>('link[data-deferred-style]')];
+export function applyDeferredStyles(): Promise<void> {
+  const links = [...document.querySelectorAll<HTMLLinkElement>('link[data-deferred-style]')];
   return Promise.all(links.map(switchOn)).then(() => undefined);
 }
 

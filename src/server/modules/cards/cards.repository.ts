@@ -309,7 +309,7 @@ export async function findActivityView(db: DbOrTx, id: string): Promise<Activity
   return row;
 }
 
-/** The card a code belongs to, locked for the rest of the transaction (redemptions of one card queue here). */
+/** The card a code belongs to (the balance check's look-up; a redemption reads it with findCardAndKeyedActivity). */
 export async function findCardByCodeHash(db: DbOrTx, codeHash: string): Promise<CardRow | undefined> {
   const [row] = await db.select().from(purchasedCards).where(eq(purchasedCards.codeHash, codeHash));
   return row;
