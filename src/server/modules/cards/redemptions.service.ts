@@ -242,19 +242,12 @@ export async function redeem(
     );
     if (!activity) continue;
     // The answer is known here (reading it back cost two more round trips); a replay reads it.
-    const redemption: Redemption = {
-      id: activity.id,
-      kind: 'redeem',
-      amount: money(amount, card.currency),
-      balanceAfter: money(balanceAfter, card.currency),
-      purchasedCardId: card.id,
-      reference: activity.reference,
-      codeLast4: card.codeLast4,
-      businessName: caller.businessName,
-      reversedAt: null,
-      reversibleUntil: new Date(activity.createdAt.getTime() + REVERSAL_WINDOW_HOURS * HOUR_MS).toISOString(),
-      createdAt: activity.createdAt.toISOString(),
-    };
+    const redemption = toRedemption(
+      { ...activity, kind: 'redeem', amount: -amount, balanceAfter, purchasedCardId: card.id },
+      card,
+      caller.businessName,
+      null,
+    );
     return { redemption, replayed: false };
   }
   throw new AppError(
@@ -307,19 +300,31 @@ export async function getRedemption(deps: CardsDeps, businessId: string, id: str
     throw notFound('That redemption');
   }
   const row = (await findPurchasedCard(deps.db, a.purchasedCardId))!;
+  return toRedemption({ ...a, kind: a.kind }, row.card, row.businessName, view.reversedAt);
+}
+
+/** A redemption (or reversal) as its receipt shows it: reversible for 24 hours unless reversed or voided. */
+function toRedemption(
+  a: Pick<ActivityRow, 'id' | 'amount' | 'balanceAfter' | 'purchasedCardId' | 'reference' | 'createdAt'> & {
+    kind: 'redeem' | 'reverse';
+  },
+  card: Pick<CardRow, 'currency' | 'codeLast4' | 'status'>,
+  businessName: string,
+  reversedAt: Date | null,
+): Redemption {
   const until = new Date(a.createdAt.getTime() + REVERSAL_WINDOW_HOURS * HOUR_MS);
   return {
     id: a.id,
     kind: a.kind,
-    amount: money(a.amount < 0n ? -a.amount : a.amount, row.card.currency),
-    balanceAfter: money(a.balanceAfter, row.card.currency),
+    amount: money(a.amount < 0n ? -a.amount : a.amount, card.currency),
+    balanceAfter: money(a.balanceAfter, card.currency),
     purchasedCardId: a.purchasedCardId,
     reference: a.reference,
-    codeLast4: row.card.codeLast4,
-    businessName: row.businessName,
-    reversedAt: view.reversedAt?.toISOString() ?? null,
+    codeLast4: card.codeLast4,
+    businessName,
+    reversedAt: reversedAt?.toISOString() ?? null,
     reversibleUntil:
-      a.kind === 'redeem' && !view.reversedAt && until > new Date() && row.card.status !== 'void'
+      a.kind === 'redeem' && !reversedAt && until > new Date() && card.status !== 'void'
         ? until.toISOString()
         : null,
     createdAt: a.createdAt.toISOString(),
