@@ -37,7 +37,35 @@ export interface RequestOptions {
   expectUnauthorized?: boolean;
 }
 
-export async function api<T>(path: string, options: RequestOptions = {}): Promise<T> {
+/** How long a response fetched at start-up stays good for the screen that asked for it. */
+const EARLY_FETCH_FRESH_MS = 10_000;
+const early = new Map<string, { startedAt: number; response: Promise<unknown> }>();
+
+/**
+ * Opening a screen by its address: its first GET starts at start-up, in parallel with the screen's code,
+ * instead of after that code has loaded and rendered (issue 14). The screen's own first GET of the same path
+ * takes it, once, within 10 seconds; an error is the screen's to report, as if it had asked itself.
+ */
+export function fetchEarly(path: string): void {
+  if (early.has(path)) return;
+  const response = request<unknown>(path, {});
+  response.catch(() => undefined);
+  early.set(path, { startedAt: Date.now(), response });
+}
+
+function takeEarly<T>(path: string): Promise<T> | undefined {
+  const found = early.get(path);
+  early.delete(path);
+  if (!found || Date.now() - found.startedAt > EARLY_FETCH_FRESH_MS) return undefined;
+  return found.response as Promise<T>;
+}
+
+export function api<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  const plainGet = (options.method ?? 'GET') === 'GET' && options.body === undefined && !options.headers;
+  return (plainGet ? takeEarly<T>(path) : undefined) ?? request<T>(path, options);
+}
+
+async function request<T>(path: string, options: RequestOptions): Promise<T> {
   const isForm = options.body instanceof FormData;
   const headers: Record<string, string> = {
     ...(options.body === undefined || isForm ? {} : { 'content-type': 'application/json' }),

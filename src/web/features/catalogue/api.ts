@@ -1,7 +1,6 @@
 import type { Account } from '../../../shared/accounts/schemas';
 import type { GiftCard, GiftCardPage } from '../../../shared/catalogue/schemas';
-import { api } from '../../lib/api';
-import { fetchEarly, takeEarly } from '../../lib/early-fetch';
+import { api, fetchEarly } from '../../lib/api';
 
 const PAGE_SIZE = 24;
 
@@ -46,8 +45,7 @@ function cataloguePath(q: string, cursor?: string) {
 
 /** The public catalogue a user browses: every business's cards on sale, a page at a time. */
 export function listCatalogue(q: string, cursor?: string, signal?: AbortSignal) {
-  const path = cataloguePath(q, cursor);
-  return takeEarly<GiftCardPage>(path) ?? api<GiftCardPage>(path, { signal });
+  return api<GiftCardPage>(cataloguePath(q, cursor), { signal });
 }
 
 /** Opening the user's home by its address: the catalogue's first page is asked for at start-up. */

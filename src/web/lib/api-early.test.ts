@@ -1,10 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { listCatalogue, fetchCatalogueEarly } from '../features/catalogue/api';
-import { fetchEarly, takeEarly } from './early-fetch';
+import { api, fetchEarly } from './api';
 
 const page = (name: string) => ({ items: [{ name }], nextCursor: null });
 
-describe('a screen opened by its address fetches its first data at start-up (early-fetch.ts)', () => {
+describe('a screen opened by its address fetches its first data at start-up (api.ts fetchEarly)', () => {
   const fetchMock = vi.fn<typeof fetch>();
   beforeEach(() => {
     vi.useFakeTimers();
@@ -41,16 +41,28 @@ describe('a screen opened by its address fetches its first data at start-up (ear
       '/api/v1/gift-cards?limit=24&cursor=cursor-1',
     ]);
     // The early first page is still there for the screen that wants it.
-    expect(takeEarly('/api/v1/gift-cards?limit=24')).toBeDefined();
+    await listCatalogue('');
+    expect(fetchMock).toHaveBeenCalledTimes(3);
   });
 
   it('an answer older than 10 seconds is not used: the screen asks again', async () => {
     fetchEarly('/api/v1/notifications');
     vi.advanceTimersByTime(10_001);
-    expect(takeEarly('/api/v1/notifications')).toBeUndefined();
+    await api('/api/v1/notifications');
+    expect(fetchMock).toHaveBeenCalledTimes(2);
     fetchEarly('/api/v1/notifications');
     vi.advanceTimersByTime(9_000);
-    expect(takeEarly('/api/v1/notifications')).toBeDefined();
+    await api('/api/v1/notifications');
+    expect(fetchMock).toHaveBeenCalledTimes(3);
+  });
+
+  it('only a plain GET of the same path takes it: a write, or a GET with its own headers, asks the server', async () => {
+    fetchEarly('/api/v1/notifications');
+    await api('/api/v1/notifications', { method: 'POST', body: {} });
+    await api('/api/v1/notifications', { headers: { 'x-extra': '1' } });
+    expect(fetchMock).toHaveBeenCalledTimes(3);
+    await api('/api/v1/notifications');
+    expect(fetchMock).toHaveBeenCalledTimes(3);
   });
 
   it('an early error reaches the screen as its own would, and nothing is left unhandled', async () => {
