@@ -1,4 +1,4 @@
-import { aliasedTable, and, eq, sql, type SQL } from 'drizzle-orm';
+import { aliasedTable, and, eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { accounts } from '../../db/schema/accounts';
 import { gifts, purchasedCards } from '../../db/schema/cards';
@@ -23,6 +23,36 @@ export async function insertOrder(
       where: sql`${orders.idempotencyKey} IS NOT NULL`,
     })
     .returning();
+  return created;
+}
+
+/** In a part of insertOrderWith: whether the order was written (not a retry's Idempotency-Key). */
+export const newOrderWritten = sql`EXISTS (SELECT 1 FROM new_order)`;
+
+/**
+ * Writes a new order as insertOrder does, and in the same statement the parts that exist only with it: a
+ * data-modifying statement each, run as a CTE, that writes only under `newOrderWritten` (issue 14: the
+ * sandbox's payment with its order).
+ */
+export async function insertOrderWith(
+  db: DbOrTx,
+  row: typeof orders.$inferInsert,
+  parts: SQL[],
+): Promise<OrderRow | undefined> {
+  const insert = db
+    .insert(orders)
+    .values(row)
+    .onConflictDoNothing({
+      target: [orders.buyerId, orders.idempotencyKey],
+      where: sql`${orders.idempotencyKey} IS NOT NULL`,
+    })
+    .returning();
+  const written = db.$with('new_order', getTableColumns(orders)).as(insert.getSQL());
+  const others = parts.map((part, i) => db.$with(`with_order_${i}`, {}).as(part));
+  const [created] = await db
+    .with(written, ...others)
+    .select()
+    .from(written);
   return created;
 }
 

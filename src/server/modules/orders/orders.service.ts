@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { formatMoney } from '../../../shared/money';
 import type { SoldCard } from '../../../shared/cards/schemas';
@@ -26,7 +26,7 @@ import { countSales, findGiftCardForSale, logoUrl } from '../catalogue/catalogue
 import { notificationsWritten, notify, type NewNotification } from '../notifications/notifications.service';
 import { recordFirstSale, recordRefund, saleEntry } from '../wallet/wallet.service';
 import type { WebhookHandler } from '../../plugins/webhooks';
-import type { PaymentEvent, PaymentProvider } from './payments/payment-provider';
+import type { PaymentEvent, PaymentProvider, StartPayment } from './payments/payment-provider';
 
 export { createPaymentProvider } from './payments/payments';
 import {
@@ -36,9 +36,11 @@ import {
   findOrderByIdempotencyKey,
   findOrderSummary,
   insertOrder,
+  insertOrderWith,
   listOrderSummaries,
   lockOrder,
   lockOrderByReference,
+  newOrderWritten,
   updateOrder,
   type OrderRow,
   type OrderStateFilter,
@@ -127,7 +129,8 @@ export async function startPurchase(
     throw error;
   }
 
-  const order = await insertOrder(deps.db, {
+  const row = {
+    id: randomUUID(),
     reference: newReference(),
     buyerId,
     giftCardId: card.id,
@@ -145,9 +148,40 @@ export async function startPurchase(
           ...(input.gift.deliverAt ? { deliverAt: input.gift.deliverAt } : {}),
         }
       : null,
-  });
+  };
+  // A provider in our own database (the sandbox) starts its payment in the order's own statement.
+  const started = deps.payments.startPaymentWithOrder?.(
+    paymentFor(deps, row, buyer.email, card.businessName),
+    newOrderWritten,
+  );
+  if (started) {
+    const order = await insertOrderWith(deps.db, { ...row, checkoutUrl: started.checkoutUrl }, [
+      started.write,
+    ]);
+    if (!order) return (await firstOrder())!;
+    const view = toOrder({ order, businessName: card.businessName, purchasedCardId: null, giftId: null });
+    return { order: view, replayed: false };
+  }
+  const order = await insertOrder(deps.db, row);
   if (!order) return (await firstOrder())!;
   return { order: await beginPayment(deps, order, buyer.email, card.businessName), replayed: false };
+}
+
+/** What the provider is asked to charge for an order. */
+function paymentFor(
+  deps: PurchaseDeps,
+  order: Pick<OrderRow, 'id' | 'reference' | 'amount' | 'currency'>,
+  email: string,
+  businessName: string,
+): StartPayment {
+  return {
+    reference: order.reference,
+    amount: order.amount,
+    currency: order.currency,
+    email,
+    description: `${businessName} gift card, ${formatMoney({ amount: Number(order.amount), currency: order.currency })}`,
+    returnUrl: `${publicUrl(deps.config)}/user-dashboard/orders/${order.id}`,
+  };
 }
 
 async function replay(deps: PurchaseDeps, existing: OrderRow, input: NewOrder): Promise<Order> {
@@ -175,14 +209,7 @@ async function beginPayment(
   options: { retry?: boolean } = {},
 ): Promise<Order> {
   try {
-    const { checkoutUrl } = await deps.payments.startPayment({
-      reference: order.reference,
-      amount: order.amount,
-      currency: order.currency,
-      email,
-      description: `${businessName} gift card, ${formatMoney({ amount: Number(order.amount), currency: order.currency })}`,
-      returnUrl: `${publicUrl(deps.config)}/user-dashboard/orders/${order.id}`,
-    });
+    const { checkoutUrl } = await deps.payments.startPayment(paymentFor(deps, order, email, businessName));
     await updateOrder(deps.db, order.id, { checkoutUrl });
     // A new order has no card or gift yet: its view is known without reading it back.
     if (!options.retry) {

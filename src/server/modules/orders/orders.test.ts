@@ -616,6 +616,12 @@ describe('Idempotency-Key on POST /api/v1/orders', () => {
     expect(
       await query('SELECT id FROM sandbox_payments WHERE reference = $1', [rows[0]!.reference]),
     ).toHaveLength(1);
+    // The nine that lost wrote no payment of their own (the sandbox's is written in the order's statement).
+    expect(
+      await query('SELECT reference FROM sandbox_payments WHERE description LIKE $1', [
+        `${seller.input.name} gift card,%`,
+      ]),
+    ).toEqual([{ reference: rows[0]!.reference }]);
     for (const res of answers) {
       expect((res.json() as Order).checkoutUrl).toBe((answers[0]!.json() as Order).checkoutUrl);
     }

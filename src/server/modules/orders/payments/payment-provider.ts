@@ -1,3 +1,4 @@
+import type { SQL } from 'drizzle-orm';
 /**
  * What the app needs from a payment provider. Implementations: the built-in sandbox (default) and Paystack.
  * A confirmation is only ever trusted after `parseWebhook` has verified its signature over the raw body.
@@ -20,6 +21,14 @@ export type PaymentEvent =
 export interface PaymentProvider {
   readonly name: 'sandbox' | 'paystack';
   startPayment(input: StartPayment): Promise<{ checkoutUrl: string }>;
+  /**
+   * Only a provider that keeps its payments in our own database (the sandbox): the payment started in the
+   * statement that writes its order (issue 14: one write where three were, and no order without its payment).
+   * Answers the checkout URL the payment will have, and the statement (run as a CTE) that writes the payment
+   * when `orderWritten` (an SQL condition) holds. A provider reached over the network has no such thing:
+   * there, the order is written first and the payment started after it.
+   */
+  startPaymentWithOrder?(input: StartPayment, orderWritten: SQL): { checkoutUrl: string; write: SQL };
   /** Verifies the signature (constant time) and reads the event; throws InvalidSignatureError. */
   parseWebhook(rawBody: Buffer, headers: Record<string, string | string[] | undefined>): PaymentEvent;
   refund(reference: string, amount: bigint): Promise<void>;

@@ -1,4 +1,4 @@
-import { createHmac } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 import { and, eq, isNotNull, isNull, lte, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
@@ -83,6 +83,17 @@ export function createSandboxProvider(deps: { db: Db; secret: string }): Payment
         })
         .returning({ id: sandboxPayments.id });
       return { checkoutUrl: `/checkout/${payment!.id}` };
+    },
+    startPaymentWithOrder(input, orderWritten) {
+      const id = randomUUID();
+      return {
+        checkoutUrl: `/checkout/${id}`,
+        write: sql`
+          INSERT INTO ${sandboxPayments} (id, reference, amount, currency, description, return_url)
+          SELECT ${id}::uuid, ${input.reference}::text, ${input.amount}::bigint, ${input.currency}::text,
+                 ${input.description}::text, ${input.returnUrl}::text
+           WHERE ${orderWritten}`,
+      };
     },
     parseWebhook(rawBody, headers) {
       const signature = header(headers, SANDBOX_SIGNATURE_HEADER) ?? '';
