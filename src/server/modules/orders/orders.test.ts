@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomInt, randomUUID } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCode } from '../../../shared/cards/codes';
@@ -703,6 +703,31 @@ describe('payment confirmations (the sandbox webhook)', () => {
     expect((await buyer.request({ method: 'GET', url: '/api/v1/purchased-cards' })).json()).toMatchObject({
       items: [{ id: state.cards[0]!.id }],
     });
+  });
+
+  it('the first sale in a currency (no platform accounts yet) makes them under the lock; 5 deliveries at once pay it once', async () => {
+    let currency: string;
+    do {
+      currency = Array.from({ length: 3 }, () => String.fromCharCode(65 + randomInt(26))).join('');
+    } while ((await query('SELECT 1 FROM ledger_accounts WHERE currency = $1', [currency])).length > 0);
+    const app = await createTestApp({ SANDBOX_WEBHOOK_DELAY_MS: '0', CURRENCY: currency });
+    try {
+      const seller = await business(app);
+      const card = await createCard(seller);
+      const order = await startOrder(await user(app), card.id);
+      expect(order.amount.currency).toBe(currency);
+      const raw = confirmation(order);
+      const answers = await Promise.all(Array.from({ length: 5 }, () => sendWebhook(app, raw)));
+      const results = answers.map((res) => (res.json() as { result: string }).result).sort();
+      expect(results).toEqual([...Array(4).fill('already-paid'), 'issued']);
+      expect((await traces(order.id)).cards).toHaveLength(1);
+      expect(await postingsOf(`order:${order.id}`)).toEqual([
+        { kind: 'business_wallet', owner_id: seller.account.id, amount: '500000', currency },
+        { kind: 'payment_clearing', owner_id: null, amount: '-500000', currency },
+      ]);
+    } finally {
+      await app.close();
+    }
   });
 
   it('refused confirmations write nothing; the genuine one still works afterwards', async () => {
