@@ -120,6 +120,14 @@ export async function benchRedemptions(): Promise<Record<string, string>> {
       });
       return res.status === 201 ? null : `${res.status} ${res.text.slice(0, 120)}`;
     });
+    // The floor under every money path: the same tills asking who they are (GET /api/v1/auth/session, the
+    // session from the app's cache, no statement), so the CPU of a signed-in request that does nothing shows.
+    const floor = await closedLoop(app, tills, SECONDS, async (till) => {
+      const res = await send(`${base}/api/v1/auth/session`, {
+        headers: { cookie: till.cookie, 'x-forwarded-for': till.ip },
+      });
+      return res.status === 200 ? null : `${res.status} ${res.text.slice(0, 120)}`;
+    });
     const tps = pgbenchTps(embedded.url);
     const { perSecond, p99Ms, rssMb, cpu } = run;
     return {
@@ -137,6 +145,8 @@ export async function benchRedemptions(): Promise<Record<string, string>> {
       'redemption p99': `${p99Ms} ms`,
       'completed / failed': `${run.completed} / ${run.failed}${run.firstFailure ? ` (first: ${run.firstFailure})` : ''}`,
       'pgbench TPC-B -c 32 on the same PostgreSQL: tps': tps,
+      'floor: signed-in GET /api/v1/auth/session/s (no statement)': `${floor.perSecond} (${floor.failed} failed)`,
+      'floor: CPU per request: app / PostgreSQL / load': cpuWords(floor.cpu),
     };
   } finally {
     await stopProcess(app);
