@@ -5,6 +5,7 @@ import {
   boolean,
   check,
   index,
+  integer,
   pgEnum,
   pgTable,
   text,
@@ -130,9 +131,19 @@ export const cardActivities = pgTable(
     idempotencyKey: text('idempotency_key'),
     requestHash: text('request_hash'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /**
+     * The activity's place in its card's history (1, 2, 3…), set by the running-balance trigger under the
+     * card's lock whatever the insert says (migration 0016): the card's last activity is found by it, so
+     * the integrity checks read one row instead of summing the history. 0 for activities written before.
+     */
+    seq: integer('seq').notNull().default(0),
   },
   (t) => [
     index('card_activities_card_idx').on(t.purchasedCardId, t.createdAt),
+    // Activities written before 0016 (or by a load that skipped the triggers) keep 0 and are summed instead.
+    uniqueIndex('card_activities_card_seq_unique')
+      .on(t.purchasedCardId, t.seq)
+      .where(sql`${t.seq} > 0`),
     uniqueIndex('card_activities_reverses_unique')
       .on(t.reversesId)
       .where(sql`${t.reversesId} IS NOT NULL`),

@@ -161,3 +161,85 @@ describe('a card’s balance equals the sum of its activities, at commit', () =>
     ]);
   });
 });
+
+describe('the checks read the card’s last activity, not its whole history (0016)', () => {
+  async function numbers(id: string): Promise<number[]> {
+    const rows = await t.database.pool.query<{ seq: number }>(
+      'SELECT seq FROM card_activities WHERE purchased_card_id = $1 ORDER BY created_at',
+      [id],
+    );
+    return rows.rows.map((row) => row.seq);
+  }
+
+  it('numbers each card’s activities 1, 2, 3… whatever an insert says', async () => {
+    const card = await newCard(500_000);
+    const error = await inTransaction(async (c) => {
+      await c.query(
+        "INSERT INTO card_activities (purchased_card_id, kind, amount, balance_after, seq) VALUES ($1, 'redeem', -1000, 499000, 1)",
+        [card.id],
+      );
+      await c.query(
+        "INSERT INTO card_activities (purchased_card_id, kind, amount, balance_after, seq) VALUES ($1, 'redeem', -1000, 498000, 999)",
+        [card.id],
+      );
+      await c.query('UPDATE purchased_cards SET balance = 498000 WHERE id = $1', [card.id]);
+    });
+    expect(error).toBeNull();
+    expect(await numbers(card.id)).toEqual([1, 2, 3]);
+    // Still the running sum: the last activity says 498000, so 497000 after 2000 more is refused.
+    const wrong = await inTransaction(async (c) => {
+      await c.query(
+        "INSERT INTO card_activities (purchased_card_id, kind, amount, balance_after) VALUES ($1, 'redeem', -2000, 497000)",
+        [card.id],
+      );
+    });
+    expect(wrong!.code).toBe('23514');
+    expect(wrong!.message).toMatch(/activities sum to 496000/);
+  });
+
+  it('a card whose activities were written before the numbering is checked against their sum, then numbered', async () => {
+    const card = await newCard(500_000);
+    // As before 0016: the card spent down to 400000 by activities with no number (seq 0). Written with the
+    // triggers skipped, as rows that already exist are; they agree with each other and with the card.
+    const seeded = await inTransaction(async (c) => {
+      await c.query('SET LOCAL session_replication_role = replica');
+      await c.query('UPDATE card_activities SET seq = 0 WHERE purchased_card_id = $1', [card.id]);
+      await c.query(
+        "INSERT INTO card_activities (purchased_card_id, kind, amount, balance_after, seq) VALUES ($1, 'redeem', -100000, 400000, 0)",
+        [card.id],
+      );
+      await c.query('UPDATE purchased_cards SET balance = 400000 WHERE id = $1', [card.id]);
+    });
+    expect(seeded).toBeNull();
+    expect(await numbers(card.id)).toEqual([0, 0]);
+
+    // Against the unnumbered history: a new balance alone is refused at commit with their sum...
+    const alone = await inTransaction(async (c) => {
+      await c.query('UPDATE purchased_cards SET balance = 399000 WHERE id = $1', [card.id]);
+    });
+    expect(alone!.atCommit).toBe(true);
+    expect(alone!.message).toMatch(/has balance 399000 but its activities sum to 400000/);
+    // ...an activity that does not follow on from their sum is refused...
+    const wrong = await inTransaction(async (c) => {
+      await c.query(
+        "INSERT INTO card_activities (purchased_card_id, kind, amount, balance_after) VALUES ($1, 'redeem', -1000, 499000)",
+        [card.id],
+      );
+    });
+    expect(wrong!.message).toMatch(/activities sum to 399000/);
+    // ...and one that does is numbered 1, and the checks read it from then on.
+    const right = await inTransaction(async (c) => {
+      await c.query(
+        "INSERT INTO card_activities (purchased_card_id, kind, amount, balance_after) VALUES ($1, 'redeem', -1000, 399000)",
+        [card.id],
+      );
+      await c.query('UPDATE purchased_cards SET balance = 399000 WHERE id = $1', [card.id]);
+    });
+    expect(right).toBeNull();
+    expect(await numbers(card.id)).toEqual([0, 0, 1]);
+    const next = await inTransaction(async (c) => {
+      await c.query('UPDATE purchased_cards SET balance = 398000 WHERE id = $1', [card.id]);
+    });
+    expect(next!.message).toMatch(/has balance 398000 but its activities sum to 399000/);
+  });
+});
