@@ -9,35 +9,14 @@ export type OrderRow = typeof orders.$inferSelect;
 
 /**
  * Writes a new order; with an Idempotency-Key this buyer already used, writes nothing and answers undefined
- * (a parallel request with the same key waits for the first one here, then writes nothing).
+ * (a parallel request with the same key waits for the first one here, then writes nothing). `parts` are
+ * statements that exist only with the order, run as CTEs of the same statement, each writing only under
+ * `newOrderWritten` (issue 14: the sandbox's payment with its order).
  */
 export async function insertOrder(
   db: DbOrTx,
   row: typeof orders.$inferInsert,
-): Promise<OrderRow | undefined> {
-  const [created] = await db
-    .insert(orders)
-    .values(row)
-    .onConflictDoNothing({
-      target: [orders.buyerId, orders.idempotencyKey],
-      where: sql`${orders.idempotencyKey} IS NOT NULL`,
-    })
-    .returning();
-  return created;
-}
-
-/** In a part of insertOrderWith: whether the order was written (not a retry's Idempotency-Key). */
-export const newOrderWritten = sql`EXISTS (SELECT 1 FROM new_order)`;
-
-/**
- * Writes a new order as insertOrder does, and in the same statement the parts that exist only with it: a
- * data-modifying statement each, run as a CTE, that writes only under `newOrderWritten` (issue 14: the
- * sandbox's payment with its order).
- */
-export async function insertOrderWith(
-  db: DbOrTx,
-  row: typeof orders.$inferInsert,
-  parts: SQL[],
+  parts: SQL[] = [],
 ): Promise<OrderRow | undefined> {
   const insert = db
     .insert(orders)
@@ -47,6 +26,7 @@ export async function insertOrderWith(
       where: sql`${orders.idempotencyKey} IS NOT NULL`,
     })
     .returning();
+  if (parts.length === 0) return (await insert)[0];
   const written = db.$with('new_order', getTableColumns(orders)).as(insert.getSQL());
   const others = parts.map((part, i) => db.$with(`with_order_${i}`, {}).as(part));
   const [created] = await db
@@ -55,6 +35,9 @@ export async function insertOrderWith(
     .from(written);
   return created;
 }
+
+/** In a part of insertOrder: whether the order was written (not a retry's Idempotency-Key). */
+export const newOrderWritten = sql`EXISTS (SELECT 1 FROM new_order)`;
 
 export async function findOrderByIdempotencyKey(db: DbOrTx, buyerId: string, key: string) {
   const [row] = await db

@@ -36,7 +36,6 @@ import {
   findOrderByIdempotencyKey,
   findOrderSummary,
   insertOrder,
-  insertOrderWith,
   listOrderSummaries,
   lockOrder,
   lockOrderByReference,
@@ -155,9 +154,7 @@ export async function startPurchase(
     newOrderWritten,
   );
   if (started) {
-    const order = await insertOrderWith(deps.db, { ...row, checkoutUrl: started.checkoutUrl }, [
-      started.write,
-    ]);
+    const order = await insertOrder(deps.db, { ...row, checkoutUrl: started.checkoutUrl }, [started.write]);
     if (!order) return (await firstOrder())!;
     const view = toOrder({ order, businessName: card.businessName, purchasedCardId: null, giftId: null });
     return { order: view, replayed: false };
