@@ -153,15 +153,21 @@ export async function startPurchase(
     paymentFor(deps, row, buyer.email, card.businessName),
     newOrderWritten,
   );
-  if (started) {
-    const order = await insertOrder(deps.db, { ...row, checkoutUrl: started.checkoutUrl }, [started.write]);
-    if (!order) return (await firstOrder())!;
-    const view = toOrder({ order, businessName: card.businessName, purchasedCardId: null, giftId: null });
-    return { order: view, replayed: false };
-  }
-  const order = await insertOrder(deps.db, row);
+  const order = started
+    ? await insertOrder(deps.db, { ...row, checkoutUrl: started.checkoutUrl }, [started.write])
+    : await insertOrder(deps.db, row);
   if (!order) return (await firstOrder())!;
-  return { order: await beginPayment(deps, order, buyer.email, card.businessName), replayed: false };
+  return {
+    order: started
+      ? newOrderView(order, card.businessName)
+      : await beginPayment(deps, order, buyer.email, card.businessName),
+    replayed: false,
+  };
+}
+
+/** A new order has no card or gift yet: its view is known without reading it back. */
+function newOrderView(order: OrderRow, businessName: string): Order {
+  return toOrder({ order, businessName, purchasedCardId: null, giftId: null });
 }
 
 /** What the provider is asked to charge for an order. */
@@ -208,15 +214,7 @@ async function beginPayment(
   try {
     const { checkoutUrl } = await deps.payments.startPayment(paymentFor(deps, order, email, businessName));
     await updateOrder(deps.db, order.id, { checkoutUrl });
-    // A new order has no card or gift yet: its view is known without reading it back.
-    if (!options.retry) {
-      return toOrder({
-        order: { ...order, checkoutUrl },
-        businessName,
-        purchasedCardId: null,
-        giftId: null,
-      });
-    }
+    if (!options.retry) return newOrderView({ ...order, checkoutUrl }, businessName);
   } catch (error) {
     deps.log?.error({ err: error, reference: order.reference }, 'could not start a payment');
     if (options.retry) {
