@@ -62,3 +62,21 @@ export async function runMigrations(db: Db): Promise<void> {
     throw error;
   }
 }
+
+/**
+ * A statement drizzle builds once per database handle and then only fills in (issue 14): building a select of
+ * two whole tables cost about 160 µs of the app's CPU on every call, a sixth of a redemption. `build` makes
+ * the statement from `sql.placeholder`s and calls `.prepare(name)`; its result is kept for the handle it was
+ * built on (a prepared statement runs on that handle: the pool, or the one transaction it was built in).
+ */
+export function builtOnce<T>(build: (db: DbOrTx) => T): (db: DbOrTx) => T {
+  const built = new WeakMap<DbOrTx, T>();
+  return (db) => {
+    let statement = built.get(db);
+    if (statement === undefined) {
+      statement = build(db);
+      built.set(db, statement);
+    }
+    return statement;
+  };
+}

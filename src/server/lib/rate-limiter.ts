@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type Placeholder } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client';
 import { AppError } from './app-error';
 
@@ -18,20 +18,24 @@ export type Counted = {
   retry: number;
 };
 
-/**
- * The counting of `consume` as the body of a CTE (returning key, hits, retry), for a statement that spends the
- * tries and reads what the request needs at once (issue 14: one round trip fewer). The rows are taken in key
- * order, so two requests sharing keys can never lock them in opposite orders.
- */
-export function countTries(limits: Limit[]) {
+/** The limits as the counting statement takes them (its one parameter, a JSON array). */
+export function triesOf(limits: Limit[]): string {
   const keys = limits.map((l) => l.key);
   if (new Set(keys).size !== keys.length) throw new Error('a limit key appears twice in one consume');
+  return JSON.stringify(limits.map((l) => ({ key: l.key, window_seconds: Math.trunc(l.windowSeconds) })));
+}
+
+/**
+ * The counting of `consume` as the body of a CTE (returning key, hits, retry), for a statement that spends the
+ * tries and reads what the request needs at once (issue 14: one round trip fewer). `tries` is `triesOf`'s
+ * JSON, as a value or as the placeholder of a statement built once. The rows are taken in key order, so two
+ * requests sharing keys can never lock them in opposite orders.
+ */
+export function countTriesOf(tries: string | Placeholder) {
   return sql`
     INSERT INTO rate_limits (key, hits, reset_at)
     SELECT l.key, 1, now() + make_interval(secs => l.window_seconds)
-      FROM jsonb_to_recordset(${JSON.stringify(
-        limits.map((l) => ({ key: l.key, window_seconds: Math.trunc(l.windowSeconds) })),
-      )}::jsonb) AS l(key text, window_seconds int)
+      FROM jsonb_to_recordset(${tries}::jsonb) AS l(key text, window_seconds int)
      ORDER BY l.key
     ON CONFLICT (key) DO UPDATE SET
       hits = CASE WHEN rate_limits.reset_at <= now() THEN 1 ELSE rate_limits.hits + 1 END,
@@ -57,7 +61,7 @@ export function refuseOverBudget(limits: Limit[], counted: Counted[], message: s
  */
 export async function consume(db: DbOrTx, limits: Limit[], message: string): Promise<void> {
   if (limits.length === 0) return;
-  const result = await db.execute<Counted>(countTries(limits));
+  const result = await db.execute<Counted>(countTriesOf(triesOf(limits)));
   refuseOverBudget(limits, result.rows, message);
 }
 

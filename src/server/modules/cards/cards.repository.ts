@@ -11,12 +11,12 @@ import {
   sql,
   type SQL,
 } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/client';
+import { builtOnce, type DbOrTx } from '../../db/client';
 import { accounts } from '../../db/schema/accounts';
 import { giftCards } from '../../db/schema/catalogue';
 import { cardActivities, purchasedCards } from '../../db/schema/cards';
 import { orders } from '../../db/schema/orders';
-import type { Counted } from '../../lib/rate-limiter';
+import { countTriesOf, type Counted } from '../../lib/rate-limiter';
 
 /**
  * A new card and its first activity (`issue`, the whole value) as CTEs (`issued_card`, `issued_activity`) of
@@ -69,9 +69,47 @@ export async function insertActivity(
   return created!;
 }
 
+/** Tries spent with the read, or none (a later read of the same request). */
+const noTries = sql`SELECT NULL::text AS key, 0 AS hits, 0 AS retry WHERE false`;
+
+/**
+ * The read of `findCardAndKeyedActivity`, built once (with and without the tries): its two whole-table
+ * selections made drizzle's builder the largest part of a redemption's CPU in the app.
+ */
+function cardAndKeyedActivityStatement(name: string, tries: SQL) {
+  return builtOnce((db) => {
+    const counted = db
+      .$with('counted', { key: sql<string>`key`, hits: sql<number>`hits`, retry: sql<number>`retry` })
+      .as(tries);
+    return db
+      .with(counted)
+      .select({
+        counted: sql<Counted[] | null>`(SELECT json_agg(counted) FROM counted)`,
+        card: purchasedCards,
+        keyed: cardActivities,
+      })
+      .from(sql`(SELECT 1) AS one`)
+      .leftJoin(purchasedCards, eq(purchasedCards.codeHash, sql.placeholder('codeHash')))
+      .leftJoin(
+        cardActivities,
+        // No key: `idempotency_key = NULL` matches no activity.
+        and(
+          eq(cardActivities.actorId, sql.placeholder('actorId')),
+          eq(cardActivities.idempotencyKey, sql.placeholder('key')),
+        ),
+      )
+      .prepare(name);
+  });
+}
+const readWithTries = cardAndKeyedActivityStatement(
+  'card_and_keyed_activity_with_tries',
+  countTriesOf(sql.placeholder('tries')),
+);
+const readWithoutTries = cardAndKeyedActivityStatement('card_and_keyed_activity', noTries);
+
 /**
  * A card found by its code's keyed hash (null if none), with the activity this actor already wrote under `key`
- * (if any); with `tries` (rate-limiter's countTries), the tries are spent in the same statement and their
+ * (if any); with `tries` (rate-limiter's `triesOf`), the tries are spent in the same statement and their
  * counts come back with it (issue 14: one round trip for both).
  */
 export async function findCardAndKeyedActivity(
@@ -79,26 +117,10 @@ export async function findCardAndKeyedActivity(
   codeHash: string,
   actorId: string,
   key: string | undefined,
-  tries?: SQL,
+  tries?: string,
 ): Promise<{ counted: Counted[]; card: CardRow | null; keyed: ActivityRow | null }> {
-  const counted = db
-    .$with('counted', { key: sql<string>`key`, hits: sql<number>`hits`, retry: sql<number>`retry` })
-    .as(tries ?? sql`SELECT NULL::text AS key, 0 AS hits, 0 AS retry WHERE false`);
-  const [row] = await db
-    .with(counted)
-    .select({
-      counted: sql<Counted[] | null>`(SELECT json_agg(counted) FROM counted)`,
-      card: purchasedCards,
-      keyed: cardActivities,
-    })
-    .from(sql`(SELECT 1) AS one`)
-    .leftJoin(purchasedCards, eq(purchasedCards.codeHash, codeHash))
-    .leftJoin(
-      cardActivities,
-      key === undefined
-        ? sql`false`
-        : and(eq(cardActivities.actorId, actorId), eq(cardActivities.idempotencyKey, key)),
-    );
+  const statement = tries === undefined ? readWithoutTries(db) : readWithTries(db);
+  const [row] = await statement.execute({ codeHash, actorId, key: key ?? null, tries });
   return { counted: row?.counted ?? [], card: row?.card ?? null, keyed: row?.keyed ?? null };
 }
 

@@ -10,7 +10,7 @@ import {
 import { formatMoney } from '../../../shared/money';
 import type { DbOrTx } from '../../db/client';
 import { AppError, notFound } from '../../lib/app-error';
-import { consume, countTries, refuseOverBudget, type Limit } from '../../lib/rate-limiter';
+import { consume, refuseOverBudget, triesOf, type Limit } from '../../lib/rate-limiter';
 import { notificationsWritten, notify, type NewNotification } from '../notifications/notifications.service';
 import { effectiveStatus, money, soldCardView, stateWords, type CardsDeps } from './cards.service';
 import {
@@ -202,7 +202,7 @@ export async function redeem(
       codeHash,
       caller.businessId,
       idempotencyKey,
-      attempt === 0 ? countTries(limits) : undefined,
+      attempt === 0 ? triesOf(limits) : undefined,
     );
     refuseOverBudget(limits, found.counted, tooManyLookUps);
     const card = found.card;
