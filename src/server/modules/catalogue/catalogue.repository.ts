@@ -1,5 +1,5 @@
 import { and, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/client';
+import { builtOnce, type DbOrTx } from '../../db/client';
 import { accounts } from '../../db/schema/accounts';
 import { giftCards } from '../../db/schema/catalogue';
 
@@ -33,12 +33,18 @@ export async function insertGiftCard(db: DbOrTx, row: typeof giftCards.$inferIns
   return created!;
 }
 
-export async function findGiftCard(db: DbOrTx, id: string): Promise<GiftCardWithBusiness | undefined> {
-  const [row] = await db
+/** Built once (issue 14): every order reads its design. */
+const giftCardById = builtOnce((db) =>
+  db
     .select(selection)
     .from(giftCards)
     .innerJoin(accounts, eq(accounts.id, giftCards.businessId))
-    .where(eq(giftCards.id, id));
+    .where(eq(giftCards.id, sql.placeholder('id')))
+    .prepare('gift_card_by_id'),
+);
+
+export async function findGiftCard(db: DbOrTx, id: string): Promise<GiftCardWithBusiness | undefined> {
+  const [row] = await giftCardById(db).execute({ id });
   return row;
 }
 

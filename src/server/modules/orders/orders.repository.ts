@@ -1,5 +1,5 @@
 import { aliasedTable, and, eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/client';
+import { builtOnce, type DbOrTx } from '../../db/client';
 import { accounts } from '../../db/schema/accounts';
 import { gifts, purchasedCards } from '../../db/schema/cards';
 import { giftCards } from '../../db/schema/catalogue';
@@ -68,19 +68,25 @@ export async function lockOrder(tx: DbOrTx, id: string): Promise<OrderRow | unde
   return row;
 }
 
+/** Built once (issue 14): every payment confirmation locks its order. */
+const orderByReferenceLocked = builtOnce((db) =>
+  db
+    .select({ order: orders, validityMonths: giftCards.validityMonths, businessName: accounts.name })
+    .from(orders)
+    .innerJoin(accounts, eq(accounts.id, orders.businessId))
+    .leftJoin(giftCards, eq(giftCards.id, orders.giftCardId))
+    .where(eq(orders.reference, sql.placeholder('reference')))
+    .for('update', { of: orders })
+    .prepare('order_by_reference_locked'),
+);
+
 /**
  * The order a payment confirmation names, locked (only the order's row) so concurrent deliveries of it are
  * handled one at a time, with what issuing its card needs:
  * the design's validity (null when the design is gone) and the business's name, in the same statement.
  */
 export async function lockOrderByReference(tx: DbOrTx, reference: string) {
-  const [row] = await tx
-    .select({ order: orders, validityMonths: giftCards.validityMonths, businessName: accounts.name })
-    .from(orders)
-    .innerJoin(accounts, eq(accounts.id, orders.businessId))
-    .leftJoin(giftCards, eq(giftCards.id, orders.giftCardId))
-    .where(eq(orders.reference, reference))
-    .for('update', { of: orders });
+  const [row] = await orderByReferenceLocked(tx).execute({ reference });
   return row;
 }
 

@@ -1,12 +1,21 @@
-import { and, eq } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/client';
+import { and, eq, sql } from 'drizzle-orm';
+import { builtOnce, type DbOrTx } from '../../db/client';
 import { accounts } from '../../db/schema/accounts';
 import { transactionPins } from '../../db/schema/wallet';
 
 export type PinRow = typeof transactionPins.$inferSelect;
 
+/** Built once (issue 14): every withdrawal reads the PIN. */
+const pinOf = builtOnce((db) =>
+  db
+    .select()
+    .from(transactionPins)
+    .where(eq(transactionPins.accountId, sql.placeholder('accountId')))
+    .prepare('pin_of_account'),
+);
+
 export async function findPin(db: DbOrTx, accountId: string): Promise<PinRow | undefined> {
-  const [row] = await db.select().from(transactionPins).where(eq(transactionPins.accountId, accountId));
+  const [row] = await pinOf(db).execute({ accountId });
   return row;
 }
 

@@ -1,15 +1,21 @@
-import { and, eq, inArray, isNull, lte, sql } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/client';
+import { and, eq, inArray, isNull, lte, sql, type SQL } from 'drizzle-orm';
+import { builtOnce, type DbOrTx } from '../../db/client';
 import { bankAccounts, withdrawals } from '../../db/schema/wallet';
 
 export type WithdrawalRow = typeof withdrawals.$inferSelect;
 
-export async function findWithdrawal(db: DbOrTx, id: string) {
-  const [row] = await db
+/** Built once (issue 14): the payout job reads every withdrawal it sends. */
+const withdrawalById = builtOnce((db) =>
+  db
     .select({ withdrawal: withdrawals, bank: bankAccounts })
     .from(withdrawals)
     .innerJoin(bankAccounts, eq(bankAccounts.id, withdrawals.bankAccountId))
-    .where(eq(withdrawals.id, id));
+    .where(eq(withdrawals.id, sql.placeholder('id')))
+    .prepare('withdrawal_by_id'),
+);
+
+export async function findWithdrawal(db: DbOrTx, id: string) {
+  const [row] = await withdrawalById(db).execute({ id });
   return row;
 }
 
@@ -60,28 +66,70 @@ export async function listWithdrawals(
     .limit(limit);
 }
 
-/** Withdrawals the payout job should look at now; each is leased for 30 s so one worker handles it at a time. */
-export async function leaseDueWithdrawals(tx: DbOrTx, limit: number) {
-  const rows = await tx
-    .select()
-    .from(withdrawals)
+/**
+ * Withdrawals the payout job should look at now, soonest first; each is leased for 30 s so one worker handles
+ * it at a time. One statement (issue 14: it was a select and then one update per row, in a transaction): the
+ * due rows are taken with SKIP LOCKED, so two workers never lease the same one.
+ */
+export async function leaseDueWithdrawals(db: DbOrTx, limit: number): Promise<WithdrawalRow[]> {
+  const rows = await dueWithdrawalsLeased(db).execute({ limit });
+  return rows.sort((a, b) => (a.nextAttemptAt?.getTime() ?? 0) - (b.nextAttemptAt?.getTime() ?? 0));
+}
+
+const dueWithdrawalsLeased = builtOnce((db) =>
+  db
+    .update(withdrawals)
+    .set({ nextAttemptAt: sql`now() + interval '30 seconds'`, attempts: sql`${withdrawals.attempts} + 1` })
     .where(
-      and(
-        inArray(withdrawals.status, ['requested', 'processing']),
-        lte(withdrawals.nextAttemptAt, sql`now()`),
+      inArray(
+        withdrawals.id,
+        db
+          .select({ id: withdrawals.id })
+          .from(withdrawals)
+          .where(
+            and(
+              inArray(withdrawals.status, ['requested', 'processing']),
+              lte(withdrawals.nextAttemptAt, sql`now()`),
+            ),
+          )
+          .orderBy(withdrawals.nextAttemptAt)
+          .limit(sql.placeholder('limit'))
+          .for('update', { skipLocked: true }),
       ),
     )
-    .orderBy(withdrawals.nextAttemptAt)
-    .limit(limit)
-    .for('update', { skipLocked: true });
-  for (const row of rows) {
-    await tx
-      .update(withdrawals)
-      .set({ nextAttemptAt: sql`now() + interval '30 seconds'`, attempts: sql`${withdrawals.attempts} + 1` })
-      .where(eq(withdrawals.id, row.id));
-  }
-  return rows;
+    .returning()
+    .prepare('due_withdrawals_leased'),
+);
+
+/** The read of `findKeyedWithdrawalAndBank`, built once: for the named bank account, and for the default. */
+function keyedWithdrawalAndBankStatement(name: string, bank: SQL) {
+  return builtOnce((db) =>
+    db
+      .select({ keyedId: withdrawals.id, bank: bankAccounts })
+      .from(sql`(SELECT 1) AS one`)
+      .leftJoin(
+        withdrawals,
+        // No key: `idempotency_key = NULL` matches no withdrawal.
+        and(
+          eq(withdrawals.businessId, sql.placeholder('businessId')),
+          eq(withdrawals.idempotencyKey, sql.placeholder('key')),
+        ),
+      )
+      .leftJoin(
+        bankAccounts,
+        and(eq(bankAccounts.businessId, sql.placeholder('businessId')), isNull(bankAccounts.removedAt), bank),
+      )
+      .prepare(name),
+  );
 }
+const withNamedBank = keyedWithdrawalAndBankStatement(
+  'keyed_withdrawal_and_named_bank',
+  eq(bankAccounts.id, sql.placeholder('bankAccountId')),
+);
+const withDefaultBank = keyedWithdrawalAndBankStatement(
+  'keyed_withdrawal_and_default_bank',
+  eq(bankAccounts.isDefault, true),
+);
 
 /**
  * Before a withdrawal, in one statement (issue 14): the withdrawal this business already made under `key`
@@ -93,23 +141,8 @@ export async function findKeyedWithdrawalAndBank(
   key: string | undefined,
   bankAccountId: string | undefined,
 ) {
-  const [row] = await db
-    .select({ keyedId: withdrawals.id, bank: bankAccounts })
-    .from(sql`(SELECT 1) AS one`)
-    .leftJoin(
-      withdrawals,
-      key === undefined
-        ? sql`false`
-        : and(eq(withdrawals.businessId, businessId), eq(withdrawals.idempotencyKey, key)),
-    )
-    .leftJoin(
-      bankAccounts,
-      and(
-        eq(bankAccounts.businessId, businessId),
-        isNull(bankAccounts.removedAt),
-        bankAccountId === undefined ? eq(bankAccounts.isDefault, true) : eq(bankAccounts.id, bankAccountId),
-      ),
-    );
+  const statement = bankAccountId === undefined ? withDefaultBank(db) : withNamedBank(db);
+  const [row] = await statement.execute({ businessId, key: key ?? null, bankAccountId });
   return { keyedId: row?.keyedId ?? null, bank: row?.bank ?? null };
 }
 

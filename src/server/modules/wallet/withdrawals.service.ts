@@ -377,7 +377,7 @@ async function reversePaidWithdrawal(tx: DbOrTx, row: WithdrawalRow, reason: str
 
 /** The payout job: sends due transfers (once per reference) and follows the ones in progress. */
 export async function processDueWithdrawals(deps: WithdrawalDeps, limit = 20): Promise<number> {
-  const due = await deps.db.transaction((tx) => leaseDueWithdrawals(tx, limit));
+  const due = await leaseDueWithdrawals(deps.db, limit);
   for (const row of due) {
     try {
       const found = await findWithdrawal(deps.db, row.id);

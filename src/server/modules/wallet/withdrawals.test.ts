@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, registerAndLogin, type TestApp } from '../../../../tests/fixtures/test-app';
 import { fundedBusiness as funded, TEST_PIN } from '../../../../tests/fixtures/wallet';
 import { createSandboxPayouts, SANDBOX_FAILING_ACCOUNT } from './payouts/sandbox-payouts';
+import { leaseDueWithdrawals } from './withdrawals.repository';
 import { processDueWithdrawals } from './withdrawals.service';
 
 let t: TestApp;
@@ -83,6 +84,41 @@ describe('POST /api/v1/withdrawals', () => {
     );
     expect(notes.rows.map((r) => r.title)).toContain('Withdrawal failed');
     expect(await unbalancedEntries()).toBe(0);
+  });
+
+  it('payout workers leasing at once: each due withdrawal goes to exactly one of them, then none for 30 s', async () => {
+    const business = await fundedBusiness(2_000_000n);
+    const ids: string[] = [];
+    for (let i = 0; i < 12; i += 1) {
+      const res = await business.request({
+        method: 'POST',
+        url: '/api/v1/withdrawals',
+        payload: { amount: 100_000, pin: PIN },
+      });
+      expect(res.statusCode, res.body).toBe(201);
+      ids.push(res.json().id);
+    }
+    await t.database.db.execute(
+      sql`UPDATE withdrawals SET next_attempt_at = now() - interval '1 second'
+           WHERE id IN (${sql.join(ids.map((id) => sql`${id}::uuid`), sql`, `)})`,
+    );
+    // A withdrawal another worker is handling (its row locked) is skipped, not waited for.
+    const [held, ...others] = ids;
+    let leases: Awaited<ReturnType<typeof leaseDueWithdrawals>>[] = [];
+    await t.database.db.transaction(async (tx) => {
+      await tx.execute(sql`SELECT id FROM withdrawals WHERE id = ${held}::uuid FOR UPDATE`);
+      leases = await Promise.all(
+        Array.from({ length: 6 }, () => leaseDueWithdrawals(t.database.db, 200)),
+      );
+    });
+    const mine = leases.flat().filter((row) => ids.includes(row.id));
+    expect(mine.map((row) => row.id).sort()).toEqual([...others].sort());
+    const afterRelease = await leaseDueWithdrawals(t.database.db, 200);
+    expect(afterRelease.filter((row) => ids.includes(row.id)).map((row) => row.id)).toEqual([held]);
+    mine.push(...afterRelease.filter((row) => row.id === held));
+    expect(mine.every((row) => row.nextAttemptAt!.getTime() > Date.now() + 20_000)).toBe(true);
+    const again = await leaseDueWithdrawals(t.database.db, 200);
+    expect(again.filter((row) => ids.includes(row.id))).toEqual([]);
   });
 
   it('20 withdrawals of ₦1,000 at once from ₦10,000: exactly 10 succeed, the rest are refused, never below zero', async () => {
