@@ -100,16 +100,17 @@ describe('POST /api/v1/withdrawals', () => {
     }
     await t.database.db.execute(
       sql`UPDATE withdrawals SET next_attempt_at = now() - interval '1 second'
-           WHERE id IN (${sql.join(ids.map((id) => sql`${id}::uuid`), sql`, `)})`,
+           WHERE id IN (${sql.join(
+             ids.map((id) => sql`${id}::uuid`),
+             sql`, `,
+           )})`,
     );
     // A withdrawal another worker is handling (its row locked) is skipped, not waited for.
     const [held, ...others] = ids;
     let leases: Awaited<ReturnType<typeof leaseDueWithdrawals>>[] = [];
     await t.database.db.transaction(async (tx) => {
       await tx.execute(sql`SELECT id FROM withdrawals WHERE id = ${held}::uuid FOR UPDATE`);
-      leases = await Promise.all(
-        Array.from({ length: 6 }, () => leaseDueWithdrawals(t.database.db, 200)),
-      );
+      leases = await Promise.all(Array.from({ length: 6 }, () => leaseDueWithdrawals(t.database.db, 200)));
     });
     const mine = leases.flat().filter((row) => ids.includes(row.id));
     expect(mine.map((row) => row.id).sort()).toEqual([...others].sort());
