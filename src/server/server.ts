@@ -8,6 +8,7 @@ import { ConfigError, loadConfig } from './env';
 import { flushSoldCounts } from './modules/orders/orders.service';
 import { startSandboxWebhookWorker } from './modules/orders/payments/payments';
 import { createPayoutProvider } from './modules/wallet/payouts/payouts';
+import { startLedgerFoldWorker } from './modules/wallet/wallet.service';
 import { startPayoutWorker } from './modules/wallet/withdrawals.service';
 import { createCodeVault } from './modules/cards/cards.service';
 import { startExpiryWorker } from './modules/cards/expiry.service';
@@ -65,6 +66,9 @@ async function main(): Promise<void> {
   // The mail outbox: sent over SMTP_URL, or kept for /dev/mailbox when it is unset.
   const stopMail = startMailWorker({ db: database.db, config, log: app.log });
 
+  // The ledger's new postings folded into the balances, so no balance sums a whole history (ADR 022).
+  const stopLedgerFold = startLedgerFoldWorker({ db: database.db, log: app.log });
+
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
@@ -76,6 +80,7 @@ async function main(): Promise<void> {
     await stopExpiry();
     await stopGifts();
     await stopMail();
+    await stopLedgerFold();
     await app.close();
     await database.close();
     clearTimeout(timer);

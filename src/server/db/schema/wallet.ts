@@ -3,6 +3,7 @@ import {
   bigint,
   boolean,
   check,
+  customType,
   index,
   integer,
   pgEnum,
@@ -14,9 +15,13 @@ import {
 } from 'drizzle-orm/pg-core';
 import { accounts } from './accounts';
 
+/** A 64-bit transaction id (PostgreSQL's xid8), read as its decimal text. */
+const xid8 = customType<{ data: string; driverData: string }>({ dataType: () => 'xid8' });
+
 /**
  * Double-entry ledger. A ledger account holds money for someone (a business wallet) or for the platform.
- * Its balance is the sum of its postings; nothing else stores a balance.
+ * Its balance is the sum of its postings. `ledger_balances` keeps that sum folded up to a point in the
+ * history (ADR 022), so a balance is read without summing all of it; the postings stay the only source.
  */
 export const ledgerAccountKind = pgEnum('ledger_account_kind', [
   'business_wallet',
@@ -68,12 +73,36 @@ export const postings = pgTable(
     /** Signed minor units: positive raises this account's balance, negative lowers it. */
     amount: bigint('amount', { mode: 'bigint' }).notNull(),
     currency: text('currency').notNull(),
+    /** The transaction that wrote it (ADR 022): which postings `ledger_balances` has folded in. */
+    xact: xid8('xact').notNull().default(sql`pg_current_xact_id()`),
   },
   (t) => [
     index('postings_entry_idx').on(t.entryId),
-    index('postings_ledger_account_idx').on(t.ledgerAccountId),
+    index('postings_ledger_account_xact_idx').on(t.ledgerAccountId, t.xact),
+    index('postings_xact_idx').on(t.xact),
     check('postings_amount_nonzero', sql`${t.amount} <> 0`),
   ],
+);
+
+/**
+ * Each ledger account's postings summed up to `ledger_fold.through` (ADR 022): the postings of every
+ * transaction that began before it. Written only by `fold_ledger_balances()`; read by `ledger_balance()`.
+ */
+export const ledgerBalances = pgTable('ledger_balances', {
+  ledgerAccountId: uuid('ledger_account_id')
+    .primaryKey()
+    .references(() => ledgerAccounts.id, { onDelete: 'restrict' }),
+  balance: bigint('balance', { mode: 'bigint' }).notNull(),
+});
+
+/** One row: how far `ledger_balances` has folded the postings (transactions before `through`). */
+export const ledgerFold = pgTable(
+  'ledger_fold',
+  {
+    one: boolean('one').primaryKey().default(true),
+    through: xid8('through').notNull(),
+  },
+  (t) => [check('ledger_fold_one_row', sql`${t.one}`)],
 );
 
 /**

@@ -2,7 +2,7 @@ import { aliasedTable, and, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { giftCards } from '../../db/schema/catalogue';
 import { cardActivities, purchasedCards } from '../../db/schema/cards';
-import { ledgerAccounts, postings } from '../../db/schema/wallet';
+import { ledgerAccounts } from '../../db/schema/wallet';
 
 /**
  * The business's figures, each a sum over the rows the money rules write: a card's `issue` activity (what it
@@ -36,8 +36,8 @@ export async function outstandingBalance(db: DbOrTx, businessId: string, currenc
 }
 
 /**
- * The business's wallet balance, read here because cards may not call the wallet room: the same sum of
- * the wallet account's postings as the wallet's own balance (a test holds the two equal).
+ * The business's wallet balance, read here because cards may not call the wallet room: the same
+ * `ledger_balance()` of the wallet account as the wallet's own balance (a test holds the two equal).
  */
 export async function walletAccountBalance(
   db: DbOrTx,
@@ -45,9 +45,8 @@ export async function walletAccountBalance(
   currency: string,
 ): Promise<bigint> {
   const [row] = await db
-    .select({ total: sql<string>`coalesce(sum(${postings.amount}), 0)` })
-    .from(postings)
-    .innerJoin(ledgerAccounts, eq(ledgerAccounts.id, postings.ledgerAccountId))
+    .select({ total: sql<string>`ledger_balance(${ledgerAccounts.id})` })
+    .from(ledgerAccounts)
     .where(
       and(
         eq(ledgerAccounts.kind, 'business_wallet'),

@@ -26,10 +26,21 @@ async function findOrCreate(
   return (await find())!;
 }
 
-/** The sum of an account's postings, as a SQL expression: the one definition of a ledger balance. */
+/**
+ * A ledger account's balance, as a SQL expression: the one definition of a ledger balance. It is the sum of the
+ * account's postings, read as the folded sum plus the postings since the fold (`ledger_balance()`, ADR 022).
+ */
 function balanceOf(ledgerAccountId: string | SQL): SQL<string> {
-  return sql<string>`(SELECT coalesce(sum(${postings.amount}), 0) FROM ${postings}
-    WHERE ${postings.ledgerAccountId} = ${ledgerAccountId})`;
+  return sql<string>`ledger_balance(${ledgerAccountId}::uuid)`;
+}
+
+/**
+ * Adds the postings of every transaction that has ended to the folded balances (ADR 022); answers how many
+ * accounts changed. Any number of instances may run it at once: they take turns on the fold's row.
+ */
+export async function foldLedgerBalances(db: DbOrTx): Promise<number> {
+  const result = await db.execute<{ accounts: number }>(sql`SELECT fold_ledger_balances() AS accounts`);
+  return result.rows[0]!.accounts;
 }
 
 /** The id of an owner's ledger account of a kind, created on first use; `lock` takes its row lock too. */

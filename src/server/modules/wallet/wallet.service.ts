@@ -1,19 +1,40 @@
 import type { SQL } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
 import type { Money } from '../../../shared/money';
 import { formatMoney } from '../../../shared/money';
 import type { Wallet } from '../../../shared/wallet/schemas';
 import type { DbOrTx } from '../../db/client';
 import type { CoreDeps } from '../../lib/deps';
 import { AppError } from '../../lib/app-error';
+import { runPeriodically } from '../../lib/periodic';
 import { findDefaultBankAccount, hasPin, toBankAccount } from './wallet.repository';
 import {
   ensureOwnedLedgerAccount,
   ensurePlatformAccount,
   findEntryPostings,
+  foldLedgerBalances,
   ownedAccountBalance,
   postEntry,
   saleEntryCtes,
 } from './ledger.repository';
+
+/** How often each instance folds the ledger's new postings into the balances (ADR 022). */
+export const LEDGER_FOLD_INTERVAL_MS = 10_000;
+
+/**
+ * Folds the ledger's postings into the balances now and every `intervalMs` (ADR 022), so reading a balance
+ * sums only the postings of the last few seconds, however long the account's history.
+ */
+export function startLedgerFoldWorker(
+  deps: Pick<CoreDeps, 'db'> & { log?: FastifyBaseLogger },
+  intervalMs = LEDGER_FOLD_INTERVAL_MS,
+): () => Promise<void> {
+  return runPeriodically(
+    () => foldLedgerBalances(deps.db),
+    intervalMs,
+    (error) => deps.log?.error({ err: error }, 'ledger fold failed'),
+  );
+}
 
 /** Every business gets its wallet account when it registers, so sales can credit it without a race. */
 export async function openWallet(db: DbOrTx, businessId: string, currency: string): Promise<string> {
