@@ -74,7 +74,9 @@ export const postings = pgTable(
     amount: bigint('amount', { mode: 'bigint' }).notNull(),
     currency: text('currency').notNull(),
     /** The transaction that wrote it (ADR 022): which postings `ledger_balances` has folded in. */
-    xact: xid8('xact').notNull().default(sql`pg_current_xact_id()`),
+    xact: xid8('xact')
+      .notNull()
+      .default(sql`pg_current_xact_id()`),
   },
   (t) => [
     index('postings_entry_idx').on(t.entryId),
