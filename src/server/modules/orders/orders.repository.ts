@@ -7,32 +7,92 @@ import { orders } from '../../db/schema/orders';
 
 export type OrderRow = typeof orders.$inferSelect;
 
-/**
- * Writes a new order; with an Idempotency-Key this buyer already used, writes nothing and answers undefined
- * (a parallel request with the same key waits for the first one here, then writes nothing). `parts` are
- * statements that exist only with the order, run as CTEs of the same statement, each writing only under
- * `newOrderWritten` (issue 14: the sandbox's payment with its order).
- */
-export async function insertOrder(
-  db: DbOrTx,
-  row: typeof orders.$inferInsert,
-  parts: SQL[] = [],
-): Promise<OrderRow | undefined> {
-  const insert = db
+/** What a new order is written with (the rest are the table's defaults). */
+export type NewOrderRow = Pick<
+  typeof orders.$inferInsert,
+  | 'id'
+  | 'reference'
+  | 'buyerId'
+  | 'giftCardId'
+  | 'businessId'
+  | 'amount'
+  | 'currency'
+  | 'provider'
+  | 'idempotencyKey'
+  | 'requestFingerprint'
+  | 'gift'
+  | 'checkoutUrl'
+>;
+
+/** The order's insert from placeholders, one per column of NewOrderRow (built once, ADR 021). */
+function orderInsert(db: DbOrTx) {
+  const p = <T extends keyof NewOrderRow>(name: T) => sql.placeholder(name);
+  return db
     .insert(orders)
-    .values(row)
+    .values({
+      id: p('id'),
+      reference: p('reference'),
+      buyerId: p('buyerId'),
+      giftCardId: p('giftCardId'),
+      businessId: p('businessId'),
+      amount: p('amount'),
+      currency: p('currency'),
+      provider: p('provider'),
+      idempotencyKey: p('idempotencyKey'),
+      requestFingerprint: p('requestFingerprint'),
+      gift: p('gift'),
+      checkoutUrl: p('checkoutUrl'),
+    })
     .onConflictDoNothing({
       target: [orders.buyerId, orders.idempotencyKey],
       where: sql`${orders.idempotencyKey} IS NOT NULL`,
     })
     .returning();
-  if (parts.length === 0) return (await insert)[0];
-  const written = db.$with('new_order', getTableColumns(orders)).as(insert.getSQL());
-  const others = parts.map((part, i) => db.$with(`with_order_${i}`, {}).as(part));
-  const [created] = await db
-    .with(written, ...others)
-    .select()
-    .from(written);
+}
+
+const plainOrderInsert = builtOnce((db) => orderInsert(db).prepare('order_insert'));
+
+/** The order's insert with a part, built once per part (a provider's payment, ADR 019). */
+const withPart = new WeakMap<OrderPart, ReturnType<typeof orderWithPartStatement>>();
+function orderWithPartStatement(part: OrderPart) {
+  return builtOnce((db) => {
+    const written = db.$with('new_order', getTableColumns(orders)).as(orderInsert(db).getSQL());
+    const other = db.$with('with_order_0', {}).as(part.write(newOrderWritten));
+    return db.with(written, other).select().from(written).prepare(part.name);
+  });
+}
+
+/** A statement that exists only with its order (e.g. the sandbox's payment): fixed text and its values. */
+export interface OrderPart {
+  readonly name: string;
+  write(orderWritten: SQL): SQL;
+}
+
+/**
+ * Writes a new order; with an Idempotency-Key this buyer already used, writes nothing and answers undefined
+ * (a parallel request with the same key waits for the first one here, then writes nothing). `part` is a
+ * statement that exists only with the order, run as a CTE of the same statement and writing only under
+ * `newOrderWritten` (issue 14: the sandbox's payment with its order). Both shapes are built once (ADR 021).
+ */
+export async function insertOrder(
+  db: DbOrTx,
+  row: NewOrderRow,
+  part?: { of: OrderPart; values: Record<string, unknown> },
+): Promise<OrderRow | undefined> {
+  const values = {
+    ...row,
+    idempotencyKey: row.idempotencyKey ?? null,
+    requestFingerprint: row.requestFingerprint ?? null,
+    gift: row.gift ?? null,
+    checkoutUrl: row.checkoutUrl ?? null,
+  };
+  if (!part) return (await plainOrderInsert(db).execute(values))[0];
+  let statement = withPart.get(part.of);
+  if (!statement) {
+    statement = orderWithPartStatement(part.of);
+    withPart.set(part.of, statement);
+  }
+  const [created] = await statement(db).execute({ ...values, ...part.values });
   return created;
 }
 

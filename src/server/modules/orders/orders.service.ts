@@ -39,7 +39,6 @@ import {
   listOrderSummaries,
   lockOrder,
   lockOrderByReference,
-  newOrderWritten,
   updateOrder,
   type OrderRow,
   type OrderStateFilter,
@@ -149,12 +148,13 @@ export async function startPurchase(
       : null,
   };
   // A provider in our own database (the sandbox) starts its payment in the order's own statement.
-  const started = deps.payments.startPaymentWithOrder?.(
-    paymentFor(deps, row, buyer.email, card.businessName),
-    newOrderWritten,
-  );
+  const withOrder = deps.payments.paymentWithOrder;
+  const started = withOrder && {
+    of: withOrder,
+    ...withOrder.start(paymentFor(deps, row, buyer.email, card.businessName)),
+  };
   const order = started
-    ? await insertOrder(deps.db, { ...row, checkoutUrl: started.checkoutUrl }, [started.write])
+    ? await insertOrder(deps.db, { ...row, checkoutUrl: started.checkoutUrl }, started)
     : await insertOrder(deps.db, row);
   if (!order) return (await firstOrder())!;
   return {

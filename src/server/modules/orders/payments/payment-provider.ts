@@ -23,13 +23,25 @@ export interface PaymentProvider {
   startPayment(input: StartPayment): Promise<{ checkoutUrl: string }>;
   /**
    * Only a provider that keeps its payments in our own database (the sandbox): the payment started in the
-   * statement that writes its order (issue 14: one write where three were, and no order without its payment).
-   * Answers the checkout URL the payment will have, and the statement (run as a CTE) that writes the payment
-   * when `orderWritten` (an SQL condition) holds. A provider reached over the network has no such thing:
-   * there, the order is written first and the payment started after it.
+   * statement that writes its order (issue 14: one write where three were, and no order without its payment;
+   * ADR 019). A provider reached over the network has no such thing: there, the order is written first and
+   * the payment started after it.
    */
-  startPaymentWithOrder?(input: StartPayment, orderWritten: SQL): { checkoutUrl: string; write: SQL };
+  paymentWithOrder?: PaymentWithOrder;
   /** Verifies the signature (constant time) and reads the event; throws InvalidSignatureError. */
   parseWebhook(rawBody: Buffer, headers: Record<string, string | string[] | undefined>): PaymentEvent;
   refund(reference: string, amount: bigint): Promise<void>;
+}
+
+/** A payment written in its order's statement, as a statement built once (ADR 021). */
+export interface PaymentWithOrder {
+  /** The name the order's statement with this write is prepared under. */
+  readonly name: string;
+  /**
+   * The payment's write, run as a CTE of the order's statement when `orderWritten` (an SQL condition) holds.
+   * Fixed text: its values are `sql.placeholder`s, filled from `start`'s `values`.
+   */
+  write(orderWritten: SQL): SQL;
+  /** The checkout URL the payment will have, and the values of `write`'s placeholders. */
+  start(input: StartPayment): { checkoutUrl: string; values: Record<string, unknown> };
 }

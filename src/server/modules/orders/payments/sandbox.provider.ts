@@ -84,16 +84,28 @@ export function createSandboxProvider(deps: { db: Db; secret: string }): Payment
         .returning({ id: sandboxPayments.id });
       return { checkoutUrl: `/checkout/${payment!.id}` };
     },
-    startPaymentWithOrder(input, orderWritten) {
-      const id = randomUUID();
-      return {
-        checkoutUrl: `/checkout/${id}`,
-        write: sql`
-          INSERT INTO ${sandboxPayments} (id, reference, amount, currency, description, return_url)
-          SELECT ${id}::uuid, ${input.reference}::text, ${input.amount}::bigint, ${input.currency}::text,
-                 ${input.description}::text, ${input.returnUrl}::text
-           WHERE ${orderWritten}`,
-      };
+    paymentWithOrder: {
+      name: 'order_with_sandbox_payment',
+      write: (orderWritten) => sql`
+        INSERT INTO ${sandboxPayments} (id, reference, amount, currency, description, return_url)
+        SELECT ${sql.placeholder('paymentId')}::uuid, ${sql.placeholder('paymentReference')}::text,
+               ${sql.placeholder('paymentAmount')}::bigint, ${sql.placeholder('paymentCurrency')}::text,
+               ${sql.placeholder('paymentDescription')}::text, ${sql.placeholder('paymentReturnUrl')}::text
+         WHERE ${orderWritten}`,
+      start(input) {
+        const id = randomUUID();
+        return {
+          checkoutUrl: `/checkout/${id}`,
+          values: {
+            paymentId: id,
+            paymentReference: input.reference,
+            paymentAmount: input.amount.toString(),
+            paymentCurrency: input.currency,
+            paymentDescription: input.description,
+            paymentReturnUrl: input.returnUrl,
+          },
+        };
+      },
     },
     parseWebhook(rawBody, headers) {
       const signature = header(headers, SANDBOX_SIGNATURE_HEADER) ?? '';
