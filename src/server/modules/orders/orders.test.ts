@@ -13,6 +13,7 @@ import {
   sameOrigin,
   type TestApp,
 } from '../../../../tests/fixtures/test-app';
+import type { PaymentProvider, StartPayment } from './payments/payment-provider';
 import { sandboxSecret } from './payments/payments';
 import { deliverDueSandboxWebhooks, SANDBOX_TEST_CARDS, signSandbox } from './payments/sandbox.provider';
 import { createCodeVault } from '../cards/code-vault';
@@ -660,6 +661,61 @@ describe('Idempotency-Key on POST /api/v1/orders', () => {
     expect(retry.json()).toMatchObject({ id: order.id, status: 'paid', purchasedCardId: expect.any(String) });
     expect(await walletAmount(seller)).toBe(500_000);
     expect(await query('SELECT id FROM orders WHERE buyer_id = $1', [buyer.account.id])).toHaveLength(1);
+  });
+});
+
+describe('a payment provider reached over the network (no payment in the order statement)', () => {
+  it('writes the order first, then starts its payment; 5 at once with one key make one order', async () => {
+    const started: StartPayment[] = [];
+    const overTheNetwork: PaymentProvider = {
+      name: 'paystack',
+      async startPayment(input) {
+        started.push(input);
+        return { checkoutUrl: `https://pay.example.com/${input.reference}` };
+      },
+      parseWebhook() {
+        throw new Error('no webhooks in this test');
+      },
+      async refund() {},
+    };
+    const other = await createTestApp({}, { payments: overTheNetwork });
+    try {
+      const seller = await registerAndLogin(other.app, 'business');
+      const design = await seller.request({
+        method: 'POST',
+        url: '/api/v1/gift-cards',
+        payload: { amount: 500_000, colour: '#7c3aed' },
+      });
+      expect(design.statusCode, design.body).toBe(201);
+      const buyer = await registerAndLogin(other.app, 'user');
+      const key = `network-${randomUUID()}`;
+      const answers = await Promise.all(
+        Array.from({ length: 5 }, () =>
+          buyer.request({
+            method: 'POST',
+            url: '/api/v1/orders',
+            headers: { 'idempotency-key': key },
+            payload: { giftCardId: design.json().id },
+          }),
+        ),
+      );
+      for (const res of answers) expect([200, 201], res.body).toContain(res.statusCode);
+      expect(answers.filter((res) => res.statusCode === 201)).toHaveLength(1);
+      const order = answers.find((res) => res.statusCode === 201)!.json() as Order;
+      expect(order.checkoutUrl).toBe(`https://pay.example.com/${order.reference}`);
+      for (const res of answers) expect((res.json() as Order).id).toBe(order.id);
+      const rows = await query<{ provider: string; checkout_url: string; status: string }>(
+        'SELECT provider, checkout_url, status FROM orders WHERE buyer_id = $1',
+        [buyer.account.id],
+      );
+      expect(rows).toEqual([{ provider: 'paystack', checkout_url: order.checkoutUrl, status: 'pending' }]);
+      expect(started.map((input) => input.reference)).toContain(order.reference);
+      expect(await query('SELECT id FROM sandbox_payments WHERE reference = $1', [order.reference])).toEqual(
+        [],
+      );
+    } finally {
+      await other.close();
+    }
   });
 });
 
