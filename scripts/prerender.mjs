@@ -1,4 +1,5 @@
-// Pre-renders the landing page at build time (ADR 004), so `/` paints without JavaScript. Vite has built
+// Pre-renders the landing page at build time (ADR 004), so `/` paints without JavaScript; then the other public
+// pages (FAQs, terms, support) into copies of index.html (see the end of this file). Vite has built
 // landing.html (the entry for src/web/landing.ts, the page's small script); this renders the React landing
 // page into it with react-dom/server, inlines its CSS (no render-blocking request), writes each lazy
 // section's body as a small hashed chunk the script fetches when the section comes into view (and puts it
@@ -59,3 +60,39 @@ writeFileSync(path.join(dist, '.vite/landing-sections.json'), `${JSON.stringify(
 console.log(
   `Landing page pre-rendered: ${(html.length / 1024).toFixed(1)} KB HTML, ${(gzipSync(html).length / 1024).toFixed(1)} KB gzipped`,
 );
+
+// The other public pages (issue 14): each one's HTML, as the app first draws it, in a copy of index.html
+// instead of its loading screen, with the app's stylesheet inline (index.html fetches it without blocking the
+// paint, for a loading screen that needs none; these pages need it for their first paint). The app's script
+// still loads and draws the same page over it (src/web/main.tsx: data-prerendered).
+const { renderPublicPages } = await tsImport(
+  '../src/web/features/site/public-pages-prerender.tsx',
+  import.meta.url,
+);
+const index = readFileSync(path.join(dist, 'index.html'), 'utf8');
+const deferred = /<link rel="stylesheet"[^>]*href="\/([^"]+\.css)"[^>]*data-deferred-style[^>]*>/g;
+if (!deferred.test(index)) throw new Error('index.html has no deferred stylesheet to inline');
+const rootStart = index.indexOf('<div id="root">');
+const bodyEnd = index.indexOf('</body>');
+if (rootStart < 0 || bodyEnd < rootStart) throw new Error('index.html has no <div id="root"> before </body>');
+const withStyles = index.replace(deferred, (_, href) => {
+  const css = readFileSync(path.join(dist, href), 'utf8');
+  return `<style>${css.replaceAll('</style', '<\\/style')}</style>`;
+});
+// From the loading screen's comment on (it says what the loading screen is for), or from the root itself.
+const comment = withStyles.indexOf('<!-- Painted before any JavaScript runs');
+const root = comment >= 0 ? comment : withStyles.indexOf('<div id="root">');
+const end = withStyles.indexOf('</body>');
+for (const { path: pagePath, file: pageFile, html: pageHtml } of renderPublicPages()) {
+  const out = `${withStyles.slice(0, root)}<div id="root" data-prerendered="${pagePath}">${pageHtml}</div>\n  ${withStyles.slice(end)}`;
+  const target = path.join(dist, pageFile);
+  writeFileSync(target, out);
+  writeFileSync(`${target}.gz`, gzipSync(out, { level: 9 }));
+  writeFileSync(
+    `${target}.br`,
+    brotliCompressSync(out, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }),
+  );
+  console.log(
+    `${pagePath} pre-rendered: ${(out.length / 1024).toFixed(1)} KB HTML, ${(gzipSync(out).length / 1024).toFixed(1)} KB gzipped`,
+  );
+}

@@ -127,6 +127,64 @@ test.describe('landing page without JavaScript', () => {
   });
 });
 
+test.describe('FAQs, Terms and Support without JavaScript', () => {
+  test.use({ javaScriptEnabled: false });
+
+  test('each is pre-rendered: its heading, text and links are there, and the questions open', async ({
+    page,
+  }) => {
+    for (const [url, heading] of [
+      ['/faqs', 'Frequently asked questions'],
+      ['/terms', 'Terms of use and privacy'],
+      ['/support', 'Customer Support'],
+    ] as const) {
+      await page.goto(url);
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText(heading);
+      await expect(
+        page.getByRole('navigation', { name: 'Footer' }).getByRole('link', { name: 'FAQs' }),
+      ).toBeVisible();
+      await expect(page.getByText('Loading…', { exact: true })).toHaveCount(0);
+    }
+    await page.goto('/faqs');
+    const first = page.locator('details').first();
+    await first.locator('summary').click();
+    await expect(first).toHaveAttribute('open', '');
+    await page.getByRole('navigation', { name: 'Footer' }).getByRole('link', { name: 'Terms' }).click();
+    await expect(page).toHaveURL(/\/terms$/);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Terms of use and privacy');
+  });
+});
+
+test.describe('a pre-rendered public page with JavaScript', () => {
+  test('the app draws the same page over it, with no spinner in between, and then runs it', async ({
+    page,
+  }) => {
+    // From the first byte: note any spinner that appears, and mark the pre-rendered heading to tell it from
+    // the one React draws.
+    await page.addInitScript(() => {
+      const seen = window as unknown as { spinnerSeen: boolean };
+      seen.spinnerSeen = false;
+      new MutationObserver(() => {
+        if (document.querySelector('.animate-spin, #root > [role="status"]')) seen.spinnerSeen = true;
+        const heading = document.querySelector('#root h1');
+        if (heading && !heading.hasAttribute('data-drawn-by') && !document.documentElement.dataset.sawFirst) {
+          heading.setAttribute('data-drawn-by', 'build');
+          document.documentElement.dataset.sawFirst = 'yes';
+        }
+      }).observe(document, { childList: true, subtree: true });
+    });
+    await page.goto('/faqs');
+    await expect(page.locator('#root h1[data-drawn-by="build"]')).toHaveCount(0, { timeout: 15_000 });
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Frequently asked questions');
+    expect(await page.evaluate(() => (window as unknown as { spinnerSeen: boolean }).spinnerSeen)).toBe(
+      false,
+    );
+    // The app runs the page now: the footer's links move within it.
+    await page.getByRole('navigation', { name: 'Footer' }).getByRole('link', { name: 'Terms' }).click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Terms of use and privacy');
+  });
+});
+
 test.describe('select account and the other public screens', () => {
   test('both choices with their texts, and the current year in the footer', async ({ page }) => {
     await page.goto('/select-account');

@@ -10,6 +10,8 @@ import { loadConfig } from '../env';
 
 const LANDING = `<!doctype html><html><body><div id="root"><h1>Buy, keep, spend and send gift cards</h1>${'<p>Giftmart</p>'.repeat(200)}</div></body></html>`;
 
+const FAQS = `<!doctype html><html><body><div id="root" data-prerendered="/faqs"><h1>Frequently asked questions</h1></div></body></html>`;
+
 let webRoot: string;
 let database: Database;
 let app: Awaited<ReturnType<typeof buildApp>>;
@@ -22,6 +24,8 @@ beforeAll(async () => {
   writeFileSync(path.join(webRoot, 'landing.html'), LANDING);
   writeFileSync(path.join(webRoot, 'landing.html.br'), brotliCompressSync(LANDING));
   writeFileSync(path.join(webRoot, 'landing.html.gz'), gzipSync(LANDING));
+  writeFileSync(path.join(webRoot, 'faqs.html'), FAQS);
+  writeFileSync(path.join(webRoot, 'faqs.html.gz'), gzipSync(FAQS));
   writeFileSync(
     path.join(webRoot, 'assets', 'index-abc123.js'),
     `window.giftmartTest = (${JSON.stringify('x'.repeat(5000))});`,
@@ -71,6 +75,21 @@ describe('serving the web app', () => {
     expect(again.body).toBe('');
     const head = await app.inject({ method: 'HEAD', url: '/' });
     expect(head.statusCode).toBe(200);
+  });
+
+  it('answers a public page the build pre-rendered with its HTML, and one it did not with index.html', async () => {
+    const gzip = await app.inject({ url: '/faqs?from=footer', headers: { 'accept-encoding': 'gzip' } });
+    expect(gzip.statusCode).toBe(200);
+    expect(gzip.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(gzip.headers['cache-control']).toBe('no-cache');
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gzip.rawPayload).toString()).toBe(FAQS);
+    const again = await app.inject({ url: '/faqs', headers: { 'if-none-match': String(gzip.headers.etag) } });
+    expect(again.statusCode).toBe(304);
+    // Not pre-rendered in this build (no terms.html): the app's index.html draws it.
+    const terms = await app.inject({ url: '/terms' });
+    expect(terms.statusCode).toBe(200);
+    expect(terms.body).toBe('<!doctype html><div id="root"></div>');
   });
 
   it('answers other web routes with index.html, never cached (history fallback)', async () => {

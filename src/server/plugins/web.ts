@@ -4,13 +4,21 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { etagOf, sendPrepared, type PreparedBody } from '../lib/prepared-body';
 
+/** The pages the build pre-rendered, by address (scripts/prerender.mjs): `/` (ADR 004) and the public pages. */
+const PRERENDERED: Record<string, string> = {
+  '/': 'landing.html',
+  '/faqs': 'faqs.html',
+  '/terms': 'terms.html',
+  '/support': 'support.html',
+};
+
 /**
- * The landing page the build pre-rendered (landing.html, with the brotli and gzip copies the build wrote;
- * ADR 004), read once at start: `/` is every first visit, so it is answered from memory, compressed ahead.
- * It is revalidated on every visit (it names the hashed assets of the current build); a 304 costs nothing.
+ * A page the build pre-rendered (with the brotli and gzip copies the build wrote), read once at start: they
+ * are first visits, so they are answered from memory, compressed ahead. Each is revalidated on every visit
+ * (it names the hashed assets of the current build); a 304 costs nothing.
  */
-function readLanding(webRoot: string): PreparedBody | undefined {
-  const file = path.join(webRoot, 'landing.html');
+function readPrepared(webRoot: string, name: string): PreparedBody | undefined {
+  const file = path.join(webRoot, name);
   if (!existsSync(file)) return undefined;
   const body = readFileSync(file);
   const copy = (suffix: string) => (existsSync(file + suffix) ? readFileSync(file + suffix) : undefined);
@@ -18,8 +26,8 @@ function readLanding(webRoot: string): PreparedBody | undefined {
 }
 
 /**
- * Serves the built web app: hashed assets cached for a year, HTML never cached, `/` from the pre-rendered
- * landing page, and any other non-API GET answered with index.html so React Router can handle the path
+ * Serves the built web app: hashed assets cached for a year, HTML never cached, `/` and the public pages from
+ * their pre-rendered HTML, and any other non-API GET answered with index.html so React Router can handle the path
  * (history fallback). Unknown /api paths answer a JSON 404.
  */
 export async function registerWeb(app: FastifyInstance, webRoot: string | undefined): Promise<void> {
@@ -35,14 +43,18 @@ export async function registerWeb(app: FastifyInstance, webRoot: string | undefi
       },
     });
   }
-  const landing = hasWeb ? readLanding(webRoot) : undefined;
+  const prerendered = new Map<string, PreparedBody>();
+  for (const [pathname, name] of Object.entries(PRERENDERED)) {
+    const page = hasWeb ? readPrepared(webRoot, name) : undefined;
+    if (page) prerendered.set(pathname, page);
+  }
 
   app.setNotFoundHandler((request, reply) => {
     const isApi = request.url === '/api' || request.url.startsWith('/api/');
     if (!isApi && hasWeb && (request.method === 'GET' || request.method === 'HEAD')) {
       const pathname = request.url.split('?')[0] ?? '';
-      if (pathname === '/' && landing)
-        return sendPrepared(request, reply, landing, 'text/html; charset=utf-8');
+      const page = prerendered.get(pathname);
+      if (page) return sendPrepared(request, reply, page, 'text/html; charset=utf-8');
       const wantsFile = /\.[a-z0-9]{2,5}$/i.test(pathname);
       if (!wantsFile) {
         return reply.header('cache-control', 'no-cache').type('text/html').sendFile('index.html');

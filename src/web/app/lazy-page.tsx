@@ -1,4 +1,4 @@
-import { lazy, type ComponentType } from 'react';
+import { lazy, useState, type ComponentType } from 'react';
 import { ChunkLoadError } from '../lib/chunk-load-error';
 import { CHUNK_LOAD_TIMEOUT_MS } from '../lib/constants';
 
@@ -12,8 +12,13 @@ export function lazyPage<P extends object>(load: () => Promise<{ default: Compon
   const n = (chunkCounter += 1);
   // One download, shared by preload() (started early, see router.tsx) and React.lazy (when it renders).
   let loading: Promise<{ default: ComponentType<P> }> | undefined;
+  /** The screen once its code is here: drawn at once, without suspending (a pre-rendered page, see main.tsx). */
+  let loaded: ComponentType<P> | undefined;
   const loadOnce = () => {
-    loading ??= load();
+    loading ??= load().then((module) => {
+      loaded = module.default;
+      return module;
+    });
     return loading;
   };
   const component = lazy(() => {
@@ -37,5 +42,20 @@ export function lazyPage<P extends object>(load: () => Promise<{ default: Compon
   const preload = () => {
     loadOnce().catch(() => undefined);
   };
-  return Object.assign(component, { preload });
+  /** Resolves when the screen's code is here (or failed to come: React.lazy reports that when it renders). */
+  const ready = () =>
+    loadOnce().then(
+      () => undefined,
+      () => undefined,
+    );
+  /**
+   * Each use decides once, when it first draws: the screen itself if its code is already here, React.lazy
+   * (suspending until it is) otherwise. Deciding once keeps a screen from being drawn anew when its code lands.
+   */
+  function Screen(props: P) {
+    const [Loaded] = useState(() => loaded);
+    const Component = Loaded ?? component;
+    return <Component {...props} />;
+  }
+  return Object.assign(Screen, { preload, ready });
 }

@@ -3,7 +3,7 @@ import { lazyPage } from './lazy-page';
 import { RouteError } from './route-error';
 import { businessRoutes, preloadBusinessScreens } from './routes/business-routes';
 import { page } from './routes/page';
-import { everyoneRoutes, notFoundRoute, signedOutRoutes } from './routes/public-routes';
+import { everyoneRoutes, notFoundRoute, prerenderedScreens, signedOutRoutes } from './routes/public-routes';
 import { preloadUserScreens, userRoutes } from './routes/user-routes';
 import { SessionSync } from './session-sync';
 
@@ -41,4 +41,13 @@ export function preloadScreens(
     QueryShell.preload();
     preloadBusinessScreens(pathname);
   }
+}
+
+/**
+ * A page whose HTML the build pre-rendered (`data-prerendered` on the root): its code, and the query shell's,
+ * before React draws over that HTML, so the reader never sees a spinner replace the page.
+ */
+export async function screenOfPrerenderedPage(pathname: string): Promise<void> {
+  const screen = prerenderedScreens[pathname];
+  if (screen) await Promise.all([QueryShell.ready(), screen.ready()]);
 }

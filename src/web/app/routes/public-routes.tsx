@@ -54,5 +54,15 @@ export const everyoneRoutes: RouteObject[] = [
   },
 ];
 
+/**
+ * The screens whose HTML the build pre-renders (src/web/features/site/public-pages-prerender.tsx), by address:
+ * the app waits for their code before it draws over that HTML, so no spinner comes between the two.
+ */
+export const prerenderedScreens: Record<string, { ready(): Promise<void> }> = {
+  '/faqs': FaqsPage,
+  '/terms': TermsPage,
+  '/support': PublicSupportPage,
+};
+
 /** Any other address. */
 export const notFoundRoute: RouteObject = { path: '*', element: page(<NotFoundPage />) };

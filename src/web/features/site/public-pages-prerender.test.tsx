@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { renderPublicPages } from './public-pages-prerender';
+
+// What the build pre-renders for /faqs, /terms and /support (scripts/prerender.mjs): readable without JavaScript.
+describe('the pre-rendered public pages', () => {
+  const pages = Object.fromEntries(renderPublicPages().map((page) => [page.path, page.html]));
+
+  it('hold their headings, text and links as HTML, in the public chrome', () => {
+    expect(Object.keys(pages)).toEqual(['/faqs', '/terms', '/support']);
+    for (const html of Object.values(pages)) {
+      expect(html).toContain('href="/"');
+      expect(html).toContain('All rights reserved.');
+      expect(html).toContain('href="/faqs"');
+      expect(html).not.toContain('animate-spin');
+    }
+    for (const [path, texts] of [
+      ['/faqs', ['Frequently asked questions', 'About Giftmart', 'Buying and using cards']],
+      ['/terms', ['Terms of use and privacy', 'Contents', '1. About these terms']],
+      ['/support', ['Customer Support', 'Send us an email']],
+    ] as const) {
+      for (const text of texts) expect(pages[path], `${path}: ${text}`).toContain(text);
+    }
+  });
+});
