@@ -1,5 +1,5 @@
 // Pre-renders the landing page at build time (ADR 004), so `/` paints without JavaScript; then the other public
-// pages (FAQs, terms, support) into copies of index.html (see the end of this file). Vite has built
+// pages (FAQs, terms, support, choosing an account) into copies of index.html (see the end of this file). Vite has built
 // landing.html (the entry for src/web/landing.ts, the page's small script); this renders the React landing
 // page into it with react-dom/server, inlines its CSS (no render-blocking request), writes each lazy
 // section's body as a small hashed chunk the script fetches when the section comes into view (and puts it
@@ -65,10 +65,7 @@ console.log(
 // instead of its loading screen, with the app's stylesheet inline (index.html fetches it without blocking the
 // paint, for a loading screen that needs none; these pages need it for their first paint). The app's script
 // still loads and draws the same page over it (src/web/main.tsx: data-prerendered).
-const { renderPublicPages } = await tsImport(
-  '../src/web/features/site/public-pages-prerender.tsx',
-  import.meta.url,
-);
+const { renderPublicPages } = await tsImport('../src/web/app/public-pages-prerender.tsx', import.meta.url);
 const index = readFileSync(path.join(dist, 'index.html'), 'utf8');
 const deferred = /<link rel="stylesheet"[^>]*href="\/([^"]+\.css)"[^>]*data-deferred-style[^>]*>/g;
 if (!deferred.test(index)) throw new Error('index.html has no deferred stylesheet to inline');

@@ -127,7 +127,7 @@ test.describe('landing page without JavaScript', () => {
   });
 });
 
-test.describe('FAQs, Terms and Support without JavaScript', () => {
+test.describe('FAQs, Terms, Support and Select account without JavaScript', () => {
   test.use({ javaScriptEnabled: false });
 
   test('each is pre-rendered: its heading, text and links are there, and the questions open', async ({
@@ -145,6 +145,9 @@ test.describe('FAQs, Terms and Support without JavaScript', () => {
       ).toBeVisible();
       await expect(page.getByText('Loading…', { exact: true })).toHaveCount(0);
     }
+    await page.goto('/select-account');
+    await page.getByRole('link', { name: /Login as a User/ }).click();
+    await expect(page).toHaveURL(/\/login$/);
     await page.goto('/faqs');
     const first = page.locator('details').first();
     await first.locator('summary').click();

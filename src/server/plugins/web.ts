@@ -10,6 +10,7 @@ const PRERENDERED: Record<string, string> = {
   '/faqs': 'faqs.html',
   '/terms': 'terms.html',
   '/support': 'support.html',
+  '/select-account': 'select-account.html',
 };
 
 /**

@@ -48,6 +48,6 @@ export function preloadScreens(
  * before React draws over that HTML, so the reader never sees a spinner replace the page.
  */
 export async function screenOfPrerenderedPage(pathname: string): Promise<void> {
-  const screen = prerenderedScreens[pathname];
-  if (screen) await Promise.all([QueryShell.ready(), screen.ready()]);
+  const page = prerenderedScreens[pathname];
+  if (page) await Promise.all([page.screen.ready(), ...(page.inQueryShell ? [QueryShell.ready()] : [])]);
 }

@@ -55,13 +55,18 @@ export const everyoneRoutes: RouteObject[] = [
 ];
 
 /**
- * The screens whose HTML the build pre-renders (src/web/features/site/public-pages-prerender.tsx), by address:
- * the app waits for their code before it draws over that HTML, so no spinner comes between the two.
+ * The screens whose HTML the build pre-renders (src/web/app/public-pages-prerender.tsx), by address, and
+ * whether they sit in the query shell: the app waits for their code before it draws over that HTML, so no
+ * spinner comes between the two.
  */
-export const prerenderedScreens: Record<string, { ready(): Promise<void> }> = {
-  '/faqs': FaqsPage,
-  '/terms': TermsPage,
-  '/support': PublicSupportPage,
+export const prerenderedScreens: Record<
+  string,
+  { screen: { ready(): Promise<void> }; inQueryShell: boolean }
+> = {
+  '/faqs': { screen: FaqsPage, inQueryShell: true },
+  '/terms': { screen: TermsPage, inQueryShell: true },
+  '/support': { screen: PublicSupportPage, inQueryShell: true },
+  '/select-account': { screen: SelectAccountPage, inQueryShell: false },
 };
 
 /** Any other address. */

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { renderPublicPages } from './public-pages-prerender';
 
-// What the build pre-renders for /faqs, /terms and /support (scripts/prerender.mjs): readable without JavaScript.
+// What the build pre-renders for /faqs, /terms, /support and /select-account (scripts/prerender.mjs): readable without JavaScript.
 describe('the pre-rendered public pages', () => {
   const pages = Object.fromEntries(renderPublicPages().map((page) => [page.path, page.html]));
 
   it('hold their headings, text and links as HTML, in the public chrome', () => {
-    expect(Object.keys(pages)).toEqual(['/faqs', '/terms', '/support']);
-    for (const html of Object.values(pages)) {
+    expect(Object.keys(pages)).toEqual(['/faqs', '/terms', '/support', '/select-account']);
+    for (const html of Object.values(pages).slice(0, 3)) {
       expect(html).toContain('href="/"');
       expect(html).toContain('All rights reserved.');
       expect(html).toContain('href="/faqs"');
@@ -17,6 +17,10 @@ describe('the pre-rendered public pages', () => {
       ['/faqs', ['Frequently asked questions', 'About Giftmart', 'Buying and using cards']],
       ['/terms', ['Terms of use and privacy', 'Contents', '1. About these terms']],
       ['/support', ['Customer Support', 'Send us an email']],
+      [
+        '/select-account',
+        ['Login as a Business', 'Login as a User', 'href="/business/login"', 'href="/login"'],
+      ],
     ] as const) {
       for (const text of texts) expect(pages[path], `${path}: ${text}`).toContain(text);
     }
