@@ -67,13 +67,13 @@ export async function listWithdrawals(
 }
 
 /**
- * Withdrawals the payout job should look at now, soonest first; each is leased for 30 s so one worker handles
- * it at a time. One statement (issue 14: it was a select and then one update per row, in a transaction): the
- * due rows are taken with SKIP LOCKED, so two workers never lease the same one.
+ * Up to `limit` withdrawals the payout job should look at now (the longest due first), each leased for 30 s
+ * so one worker handles it at a time; answered as leased (attempts counted, next attempt in 30 s), in no
+ * particular order. One statement (issue 14: it was a select and then one update per row, in a
+ * transaction): the due rows are taken with SKIP LOCKED, so two workers never lease the same one.
  */
 export async function leaseDueWithdrawals(db: DbOrTx, limit: number): Promise<WithdrawalRow[]> {
-  const rows = await dueWithdrawalsLeased(db).execute({ limit });
-  return rows.sort((a, b) => (a.nextAttemptAt?.getTime() ?? 0) - (b.nextAttemptAt?.getTime() ?? 0));
+  return dueWithdrawalsLeased(db).execute({ limit });
 }
 
 const dueWithdrawalsLeased = builtOnce((db) =>
