@@ -11,6 +11,29 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { tsImport } from 'tsx/esm/api';
 
 const dist = 'dist/web';
+
+/** The stylesheets `link` matches, inline: one request fewer before the first paint. */
+function inlineStylesheets(html, link) {
+  return html.replace(link, (_, href) => {
+    const css = readFileSync(path.join(dist, href), 'utf8');
+    return `<style>${css.replaceAll('</style', '<\\/style')}</style>`;
+  });
+}
+
+/** Writes a page with the gzip and brotli copies the server sends, and says how big it is. */
+function writePage(file, html, label) {
+  writeFileSync(file, html);
+  const gzip = gzipSync(html, { level: 9 });
+  writeFileSync(`${file}.gz`, gzip);
+  writeFileSync(`${file}.br`, brotliCompressSync(html, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }));
+  console.log(
+    `${label} pre-rendered: ${(html.length / 1024).toFixed(1)} KB HTML, ${(gzip.length / 1024).toFixed(1)} KB gzipped`,
+  );
+}
+
+/** Which address each pre-rendered page answers (read by the server, src/server/plugins/web.ts). */
+const prerendered = { '/': 'landing.html' };
+
 const file = path.join(dist, 'landing.html');
 const { renderLanding } = await tsImport('../src/web/features/site/landing-prerender.tsx', import.meta.url);
 const { page, templates, sections } = renderLanding();
@@ -37,10 +60,7 @@ for (const { id, chunk, html: sectionHtml } of sections) {
 }
 
 // The stylesheet goes inline: one request fewer before the first paint.
-html = html.replace(/<link rel="stylesheet"[^>]*href="\/([^"]+\.css)"[^>]*>/g, (_, href) => {
-  const css = readFileSync(path.join(dist, href), 'utf8');
-  return `<style>${css.replaceAll('</style', '<\\/style')}</style>`;
-});
+html = inlineStylesheets(html, /<link rel="stylesheet"[^>]*href="\/([^"]+\.css)"[^>]*>/g);
 // Without JavaScript the sections' bodies are in <noscript>, so their loading animations go.
 html = html.replace(
   '</head>',
@@ -53,43 +73,27 @@ html = html.replace(
     `${templates}<script type="application/json" id="landing-sections">${JSON.stringify(chunks)}</script>\n  </body>`,
 );
 
-writeFileSync(file, html);
-writeFileSync(`${file}.gz`, gzipSync(html, { level: 9 }));
-writeFileSync(`${file}.br`, brotliCompressSync(html, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }));
+writePage(file, html, 'Landing page');
 writeFileSync(path.join(dist, '.vite/landing-sections.json'), `${JSON.stringify(sectionFiles)}\n`);
-console.log(
-  `Landing page pre-rendered: ${(html.length / 1024).toFixed(1)} KB HTML, ${(gzipSync(html).length / 1024).toFixed(1)} KB gzipped`,
-);
 
 // The other public pages (issue 14): each one's HTML, as the app first draws it, in a copy of index.html
 // instead of its loading screen, with the app's stylesheet inline (index.html fetches it without blocking the
 // paint, for a loading screen that needs none; these pages need it for their first paint). The app's script
 // still loads and draws the same page over it (src/web/main.tsx: data-prerendered).
 const { renderPublicPages } = await tsImport('../src/web/app/public-pages-prerender.tsx', import.meta.url);
-const index = readFileSync(path.join(dist, 'index.html'), 'utf8');
-const deferred = /<link rel="stylesheet"[^>]*href="\/([^"]+\.css)"[^>]*data-deferred-style[^>]*>/g;
-if (!deferred.test(index)) throw new Error('index.html has no deferred stylesheet to inline');
-const rootStart = index.indexOf('<div id="root">');
-const bodyEnd = index.indexOf('</body>');
-if (rootStart < 0 || bodyEnd < rootStart) throw new Error('index.html has no <div id="root"> before </body>');
-const withStyles = index.replace(deferred, (_, href) => {
-  const css = readFileSync(path.join(dist, href), 'utf8');
-  return `<style>${css.replaceAll('</style', '<\\/style')}</style>`;
-});
+const index = inlineStylesheets(
+  readFileSync(path.join(dist, 'index.html'), 'utf8'),
+  /<link rel="stylesheet"[^>]*href="\/([^"]+\.css)"[^>]*data-deferred-style[^>]*>/g,
+);
+if (!index.includes('<style>')) throw new Error('index.html has no deferred stylesheet to inline');
 // From the loading screen's comment on (it says what the loading screen is for), or from the root itself.
-const comment = withStyles.indexOf('<!-- Painted before any JavaScript runs');
-const root = comment >= 0 ? comment : withStyles.indexOf('<div id="root">');
-const end = withStyles.indexOf('</body>');
+const comment = index.indexOf('<!-- Painted before any JavaScript runs');
+const root = comment >= 0 ? comment : index.indexOf('<div id="root">');
+const end = index.indexOf('</body>');
+if (root < 0 || end < root) throw new Error('index.html has no <div id="root"> before </body>');
 for (const { path: pagePath, file: pageFile, html: pageHtml } of renderPublicPages()) {
-  const out = `${withStyles.slice(0, root)}<div id="root" data-prerendered="${pagePath}">${pageHtml}</div>\n  ${withStyles.slice(end)}`;
-  const target = path.join(dist, pageFile);
-  writeFileSync(target, out);
-  writeFileSync(`${target}.gz`, gzipSync(out, { level: 9 }));
-  writeFileSync(
-    `${target}.br`,
-    brotliCompressSync(out, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }),
-  );
-  console.log(
-    `${pagePath} pre-rendered: ${(out.length / 1024).toFixed(1)} KB HTML, ${(gzipSync(out).length / 1024).toFixed(1)} KB gzipped`,
-  );
+  const out = `${index.slice(0, root)}<div id="root" data-prerendered="${pagePath}">${pageHtml}</div>\n  ${index.slice(end)}`;
+  writePage(path.join(dist, pageFile), out, pagePath);
+  prerendered[pagePath] = pageFile;
 }
+writeFileSync(path.join(dist, '.vite/prerendered.json'), `${JSON.stringify(prerendered)}\n`);

@@ -1,7 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
-import { preloadScreens, router, screenOfPrerenderedPage } from './app/router';
+import { preloadScreens, router } from './app/router';
 import { REHYDRATE_TIMEOUT_MS } from './lib/constants';
 import { applyDeferredStyles } from './lib/deferred-styles';
 import { useGiftCardStore, whenHydrated } from './lib/store';
@@ -12,12 +12,12 @@ import './index.css';
 await whenHydrated(REHYDRATE_TIMEOUT_MS);
 
 const { bizClient, userData } = useGiftCardStore.getState();
-preloadScreens(window.location, bizClient ? 'business' : userData ? 'user' : null);
+const screens = preloadScreens(window.location, bizClient ? 'business' : userData ? 'user' : null);
 // The loading screen in index.html painted without the stylesheet; React's first screen waits for it.
 await applyDeferredStyles();
 // A public page the build pre-rendered is on screen already: React draws over it once the page's code is here.
-// Not awaited here: the screens' chunks import this entry's own chunk, so they can only finish loading once
-// this module has.
+// Not awaited at the top level: the screens' chunks import this entry's own chunk, so they can only finish
+// loading once this module has.
 const root = document.getElementById('root')!;
 const draw = () =>
   createRoot(root).render(
@@ -25,5 +25,5 @@ const draw = () =>
       <RouterProvider router={router} />
     </StrictMode>,
   );
-if (root.dataset.prerendered) void screenOfPrerenderedPage(window.location.pathname).then(draw);
+if (root.dataset.prerendered) void screens.then(draw);
 else draw();

@@ -4,14 +4,14 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { etagOf, sendPrepared, type PreparedBody } from '../lib/prepared-body';
 
-/** The pages the build pre-rendered, by address (scripts/prerender.mjs): `/` (ADR 004) and the public pages. */
-const PRERENDERED: Record<string, string> = {
-  '/': 'landing.html',
-  '/faqs': 'faqs.html',
-  '/terms': 'terms.html',
-  '/support': 'support.html',
-  '/select-account': 'select-account.html',
-};
+/**
+ * The pages the build pre-rendered, by address (`/`, ADR 004, and the public pages, ADR 023), as
+ * scripts/prerender.mjs lists them.
+ */
+function readPrerenderedList(webRoot: string): Record<string, string> {
+  const file = path.join(webRoot, '.vite', 'prerendered.json');
+  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>) : {};
+}
 
 /**
  * A page the build pre-rendered (with the brotli and gzip copies the build wrote), read once at start: they
@@ -45,9 +45,11 @@ export async function registerWeb(app: FastifyInstance, webRoot: string | undefi
     });
   }
   const prerendered = new Map<string, PreparedBody>();
-  for (const [pathname, name] of Object.entries(PRERENDERED)) {
-    const page = hasWeb ? readPrepared(webRoot, name) : undefined;
-    if (page) prerendered.set(pathname, page);
+  if (hasWeb) {
+    for (const [pathname, name] of Object.entries(readPrerenderedList(webRoot))) {
+      const page = readPrepared(webRoot, name);
+      if (page) prerendered.set(pathname, page);
+    }
   }
 
   app.setNotFoundHandler((request, reply) => {

@@ -38,12 +38,11 @@ export function lazyPage<P extends object>(load: () => Promise<{ default: Compon
       })
       .finally(() => clearTimeout(timer));
   });
-  /** Starts downloading the screen's code now; a failure is left for React.lazy to report when it renders. */
-  const preload = () => {
-    loadOnce().catch(() => undefined);
-  };
-  /** Resolves when the screen's code is here (or failed to come: React.lazy reports that when it renders). */
-  const ready = () =>
+  /**
+   * Starts downloading the screen's code now; resolves when it is here, or failed to come (a failure is left
+   * for React.lazy to report when it renders).
+   */
+  const preload = () =>
     loadOnce().then(
       () => undefined,
       () => undefined,
@@ -57,5 +56,5 @@ export function lazyPage<P extends object>(load: () => Promise<{ default: Compon
     const Component = Loaded ?? component;
     return <Component {...props} />;
   }
-  return Object.assign(Screen, { preload, ready });
+  return Object.assign(Screen, { preload });
 }

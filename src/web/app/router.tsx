@@ -27,27 +27,27 @@ export const router = createBrowserRouter([
 ]);
 
 /**
- * Opening a dashboard by its address: its screens' code is fetched in parallel at start-up instead of one
- * lazy chunk after another as React renders the query shell, the layout and then the screen.
+ * The screens an address opens, fetched at start-up instead of one lazy chunk after another as React renders
+ * the query shell, the layout and then the screen: a dashboard's by its address, and a public page whose HTML
+ * the build pre-rendered. Resolves when the screens are here (or failed to come): for a pre-rendered page,
+ * the app waits for that before it draws over the HTML, so the reader never sees a spinner replace the page.
  */
-export function preloadScreens(
+export async function preloadScreens(
   { pathname, search }: Pick<Location, 'pathname' | 'search'>,
   role: 'business' | 'user' | null,
-) {
+): Promise<void> {
   if (role === 'user' && pathname.startsWith('/user-dashboard')) {
     preloadUserScreens(pathname, search);
-    QueryShell.preload();
+    void QueryShell.preload();
   } else if (role === 'business' && pathname.startsWith('/dashboard')) {
-    QueryShell.preload();
+    void QueryShell.preload();
     preloadBusinessScreens(pathname);
   }
-}
-
-/**
- * A page whose HTML the build pre-rendered (`data-prerendered` on the root): its code, and the query shell's,
- * before React draws over that HTML, so the reader never sees a spinner replace the page.
- */
-export async function screenOfPrerenderedPage(pathname: string): Promise<void> {
-  const page = prerenderedScreens[pathname];
-  if (page) await Promise.all([page.screen.ready(), ...(page.inQueryShell ? [QueryShell.ready()] : [])]);
+  const prerendered = prerenderedScreens[pathname];
+  if (prerendered) {
+    await Promise.all([
+      prerendered.screen.preload(),
+      ...(prerendered.inQueryShell ? [QueryShell.preload()] : []),
+    ]);
+  }
 }

@@ -21,8 +21,8 @@ const WalletStatementPage = lazyPage(() => import('../../features/wallet/wallet-
 
 /** Starts downloading the dashboard's frame, and its home when that is the address, at once. */
 export function preloadBusinessScreens(pathname: string) {
-  BusinessLayout.preload();
-  if (/^\/dashboard\/?$/.test(pathname)) BusinessHomePage.preload();
+  void BusinessLayout.preload();
+  if (/^\/dashboard\/?$/.test(pathname)) void BusinessHomePage.preload();
 }
 
 /** Seed §2 "Business dashboard": /dashboard and its menu's screens, for a signed-in business only. */

@@ -56,12 +56,12 @@ export const everyoneRoutes: RouteObject[] = [
 
 /**
  * The screens whose HTML the build pre-renders (src/web/app/public-pages-prerender.tsx), by address, and
- * whether they sit in the query shell: the app waits for their code before it draws over that HTML, so no
- * spinner comes between the two.
+ * whether they sit in the query shell: `preloadScreens` fetches their code at start-up, and the app waits for
+ * it before it draws over that HTML, so no spinner comes between the two.
  */
 export const prerenderedScreens: Record<
   string,
-  { screen: { ready(): Promise<void> }; inQueryShell: boolean }
+  { screen: { preload(): Promise<void> }; inQueryShell: boolean }
 > = {
   '/faqs': { screen: FaqsPage, inQueryShell: true },
   '/terms': { screen: TermsPage, inQueryShell: true },

@@ -27,8 +27,8 @@ export function preloadUserScreens(pathname: string, search: string) {
   // The data first: a browser opens six connections per host, and the code can wait for the last one.
   const home = /^\/user-dashboard\/?$/.test(pathname);
   if (home) fetchCatalogueEarly((new URLSearchParams(search).get('q') ?? '').trim());
-  UserLayout.preload();
-  if (home) UserHomePage.preload();
+  void UserLayout.preload();
+  if (home) void UserHomePage.preload();
 }
 
 /** Seed §2 "User dashboard": /user-dashboard and its screens, for a signed-in user only. */
