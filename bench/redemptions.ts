@@ -106,6 +106,9 @@ export async function benchRedemptions(): Promise<Record<string, string>> {
       tills.push({ cookie, code: revealed.body.code as string, ip: `10.50.${i}.1` });
     }
 
+    const unread = async () =>
+      (await call('GET', '/api/v1/notifications?limit=1', { cookie: holder })).body.unread as number;
+    const unreadBefore = await unread();
     const run = await closedLoop(app, tills, SECONDS, async (till) => {
       const res = await send(`${base}/api/v1/redemptions`, {
         method: 'POST',
@@ -120,6 +123,17 @@ export async function benchRedemptions(): Promise<Record<string, string>> {
       });
       return res.status === 201 ? null : `${res.status} ${res.text.slice(0, 120)}`;
     });
+    // The holder's news of each use follows its commit (ADR 024): how long after the load the last arrives.
+    const loadEnded = Date.now();
+    let newsMs = -1;
+    while (Date.now() - loadEnded < 30_000) {
+      if ((await unread()) - unreadBefore >= run.completed) {
+        newsMs = Date.now() - loadEnded;
+        break;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const newsCount = (await unread()) - unreadBefore;
     // The floor under every money path: the same tills asking who they are (GET /api/v1/auth/session, the
     // session from the app's cache, no statement), so the CPU of a signed-in request that does nothing shows.
     const floor = await closedLoop(app, tills, SECONDS, async (till) => {
@@ -144,6 +158,7 @@ export async function benchRedemptions(): Promise<Record<string, string>> {
       'redemption p50': `${run.p50Ms} ms`,
       'redemption p99': `${p99Ms} ms`,
       'completed / failed': `${run.completed} / ${run.failed}${run.firstFailure ? ` (first: ${run.firstFailure})` : ''}`,
+      "the holder's news: written / the last one after the load": `${newsCount} / ${newsMs < 0 ? 'not within 30 s' : `${newsMs} ms`}`,
       'pgbench TPC-B -c 32 on the same PostgreSQL: tps': tps,
       'floor: signed-in GET /api/v1/auth/session/s (no statement)': `${floor.perSecond} (${floor.failed} failed)`,
       'floor: CPU per request: app / PostgreSQL / load': cpuWords(floor.cpu),

@@ -13,6 +13,7 @@ import { startPayoutWorker } from './modules/wallet/withdrawals.service';
 import { createCodeVault } from './modules/cards/cards.service';
 import { startExpiryWorker } from './modules/cards/expiry.service';
 import { startGiftWorker } from './modules/cards/gifts.service';
+import { startCardNewsWorker } from './modules/cards/redemptions.service';
 import { startMailWorker } from './modules/notifications/mail-worker';
 
 if (existsSync('.env')) process.loadEnvFile('.env');
@@ -69,6 +70,9 @@ async function main(): Promise<void> {
   // The ledger's new postings folded into the balances, so no balance sums a whole history (ADR 022).
   const stopLedgerFold = startLedgerFoldWorker({ db: database.db, log: app.log });
 
+  // The holder's news of each redemption and reversal, written a moment after it commits (ADR 024).
+  const stopCardNews = startCardNewsWorker({ db: database.db, log: app.log });
+
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
@@ -81,6 +85,7 @@ async function main(): Promise<void> {
     await stopGifts();
     await stopMail();
     await stopLedgerFold();
+    await stopCardNews();
     await app.close();
     await database.close();
     clearTimeout(timer);

@@ -14,6 +14,7 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import { accounts } from './accounts';
+import { xid8 } from './column-types';
 import { giftCards } from './catalogue';
 import { orders } from './orders';
 
@@ -137,6 +138,14 @@ export const cardActivities = pgTable(
      * the integrity checks read one row instead of summing the history. 0 for activities written before.
      */
     seq: integer('seq').notNull().default(0),
+    /**
+     * The transaction that wrote it (ADR 024): the holder's news of a redemption or a reversal is written
+     * after it commits, by `deliverCardNews`, which takes the activities of the transactions since
+     * `card_news.through`.
+     */
+    xact: xid8('xact')
+      .notNull()
+      .default(sql`pg_current_xact_id()`),
   },
   (t) => [
     index('card_activities_card_idx').on(t.purchasedCardId, t.createdAt),
@@ -152,7 +161,21 @@ export const cardActivities = pgTable(
       .where(sql`${t.idempotencyKey} IS NOT NULL`),
     // A business's redemptions, newest first.
     index('card_activities_actor_idx').on(t.actorId, t.createdAt.desc()),
+    // The uses whose news is still to be written (ADR 024).
+    index('card_activities_news_idx')
+      .on(t.xact)
+      .where(sql`${t.kind} IN ('redeem', 'reverse')`),
   ],
+);
+
+/** One row: the holder's news is written for every redemption and reversal of the transactions before `through`. */
+export const cardNews = pgTable(
+  'card_news',
+  {
+    one: boolean('one').primaryKey().default(true),
+    through: xid8('through').notNull(),
+  },
+  (t) => [check('card_news_one_row', sql`${t.one}`)],
 );
 
 export const giftStatus = pgEnum('gift_status', [

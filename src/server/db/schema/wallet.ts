@@ -3,7 +3,6 @@ import {
   bigint,
   boolean,
   check,
-  customType,
   index,
   integer,
   pgEnum,
@@ -14,9 +13,7 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import { accounts } from './accounts';
-
-/** A 64-bit transaction id (PostgreSQL's xid8), read as its decimal text. */
-const xid8 = customType<{ data: string; driverData: string }>({ dataType: () => 'xid8' });
+import { xid8 } from './column-types';
 
 /**
  * Double-entry ledger. A ledger account holds money for someone (a business wallet) or for the platform.

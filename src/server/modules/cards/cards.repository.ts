@@ -14,7 +14,7 @@ import {
 import { builtOnce, type DbOrTx } from '../../db/client';
 import { accounts } from '../../db/schema/accounts';
 import { giftCards } from '../../db/schema/catalogue';
-import { cardActivities, purchasedCards } from '../../db/schema/cards';
+import { cardActivities, cardNews, purchasedCards } from '../../db/schema/cards';
 import { orders } from '../../db/schema/orders';
 import { countTriesOf, type Counted } from '../../lib/rate-limiter';
 
@@ -143,15 +143,15 @@ export interface WrittenActivity {
  * The card's row must be locked by the caller, unless `seen` is given (issue 14: a spend decided on the card
  * read without a lock, no transaction round trips): then the statement locks it and writes only if it is still
  * as read (balance, status, expiry, business, code), else answers undefined, and the caller reads again and
- * decides again. `news` (another room's CTEs, written only when the activity is) goes in the same statement.
+ * decides again.
  */
 export async function writeActivity(
   db: DbOrTx,
   row: NewActivity,
   change: Partial<Pick<CardRow, 'balance' | 'status' | 'blockedReason'>>,
-  options: { seen?: SeenCard; news?: (onlyIf: SQL) => SQL } = {},
+  options: { seen?: SeenCard } = {},
 ): Promise<WrittenActivity | undefined> {
-  const { seen, news } = options;
+  const { seen } = options;
   const card = seen
     ? sql`SELECT id FROM ${purchasedCards}
            WHERE id = ${seen.id}::uuid AND balance = ${seen.balance}::bigint
@@ -181,7 +181,6 @@ export async function writeActivity(
       UPDATE ${purchasedCards} SET ${sql.join(sets, sql`, `)}
         FROM written WHERE ${purchasedCards.id} = written.purchased_card_id
       RETURNING ${purchasedCards.id})
-    ${news ? sql`, ${news(sql`EXISTS (SELECT 1 FROM written)`)}` : sql``}
     SELECT id, created_at, reference FROM written`);
   const [written] = result.rows;
   return written && { id: written.id, createdAt: new Date(written.created_at), reference: written.reference };
@@ -570,4 +569,68 @@ export async function lastFreezeKind(db: DbOrTx, purchasedCardId: string) {
     .orderBy(desc(cardActivities.createdAt), desc(cardActivities.id))
     .limit(1);
   return row?.kind;
+}
+
+// ── The holder's news of a use, written after the use commits (ADR 024) ───────────────────────────────────
+
+/** A redemption or reversal whose news to the card's holder is still to be written. */
+export interface CardNewsRow {
+  kind: 'redeem' | 'reverse';
+  /** What left the card (a redemption) or came back to it (a reversal), positive. */
+  amount: bigint;
+  balanceAfter: bigint;
+  card: Pick<CardRow, 'id' | 'ownerId' | 'currency'>;
+  /** The business that used or reversed it. */
+  place: string;
+}
+
+/** Whether a redemption or reversal awaits its news: one probe of a small index, no lock, no write. */
+export async function cardNewsWaiting(db: DbOrTx): Promise<boolean> {
+  const result = await db.execute<{ waiting: boolean }>(sql`
+    SELECT EXISTS (SELECT 1 FROM ${cardActivities} a
+                    WHERE a.kind IN ('redeem', 'reverse') AND a.xact >= (SELECT through FROM ${cardNews}))
+           AS waiting`);
+  return result.rows[0]!.waiting;
+}
+
+/**
+ * Takes the redemptions and reversals whose news is to be written now, and moves `card_news.through` past
+ * them, in the caller's transaction (its news is written in the same one, so a rollback takes neither).
+ * Only the transactions before the oldest one still running are taken (the xmin of the statement's
+ * snapshot, taken after `card_news` is locked), so an activity can never commit behind `through`: each is
+ * taken once. Answers undefined when another worker holds `card_news` (`wait`: wait for it instead).
+ */
+export async function takeCardNews(tx: DbOrTx, wait = false): Promise<CardNewsRow[] | undefined> {
+  const locked = await tx.execute<{ through: string }>(
+    sql`SELECT through::text AS through FROM ${cardNews} FOR UPDATE ${wait ? sql`` : sql`SKIP LOCKED`}`,
+  );
+  const from = locked.rows[0]?.through;
+  if (from === undefined) return undefined;
+  const result = await tx.execute<{
+    kind: 'redeem' | 'reverse';
+    amount: string;
+    balance_after: string;
+    card_id: string;
+    owner_id: string;
+    currency: string;
+    place: string;
+  }>(sql`
+    WITH upto AS (SELECT pg_snapshot_xmin(pg_current_snapshot()) AS xact),
+    moved AS (
+      UPDATE ${cardNews} SET through = upto.xact FROM upto WHERE through < upto.xact RETURNING through)
+    SELECT a.kind, abs(a.amount)::text AS amount, a.balance_after::text AS balance_after, c.id AS card_id,
+           c.owner_id, c.currency, coalesce(b.name, '') AS place
+      FROM ${cardActivities} a
+      JOIN ${purchasedCards} c ON c.id = a.purchased_card_id
+      LEFT JOIN ${accounts} b ON b.id = a.actor_id
+     WHERE a.kind IN ('redeem', 'reverse')
+       AND a.xact >= ${from}::xid8 AND a.xact < (SELECT xact FROM upto)
+     ORDER BY a.xact, a.created_at`);
+  return result.rows.map((r) => ({
+    kind: r.kind,
+    amount: BigInt(r.amount),
+    balanceAfter: BigInt(r.balance_after),
+    card: { id: r.card_id, ownerId: r.owner_id, currency: r.currency },
+    place: r.place,
+  }));
 }

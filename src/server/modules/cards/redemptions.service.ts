@@ -11,18 +11,23 @@ import { formatMoney } from '../../../shared/money';
 import type { DbOrTx } from '../../db/client';
 import { AppError, notFound } from '../../lib/app-error';
 import { consume, refuseOverBudget, triesOf, type Limit } from '../../lib/rate-limiter';
-import { notificationsWritten, notify, type NewNotification } from '../notifications/notifications.service';
+import type { FastifyBaseLogger } from 'fastify';
+import { runPeriodically } from '../../lib/periodic';
+import { notify, type NewNotification } from '../notifications/notifications.service';
 import { effectiveStatus, money, soldCardView, stateWords, type CardsDeps } from './cards.service';
 import {
+  cardNewsWaiting,
   findActivity,
   findActivityByIdempotencyKey,
   findActivityView,
   findCardAndKeyedActivity,
   findPurchasedCard,
   lockCard,
+  takeCardNews,
   writeActivity,
   type ActivityRow,
   type NewActivity,
+  type CardNewsRow,
   type CardRow,
   type WrittenActivity,
 } from './cards.repository';
@@ -31,9 +36,9 @@ import {
  * Spending a card at the till (issue 10). A look-up or redemption first spends one try of the business's and
  * the IP's budgets (counted atomically, before the code is even parsed, so parallel guesses cannot slip
  * past); then every failure to find a card of this business gets one answer. A redemption checks status,
- * expiry and balance on the card as read, then writes the activity (amount, balance after, who, reference),
- * the new balance and the holder's news in one statement, only if the card has not changed since (see
- * `redeem`); the database checks that they agree.
+ * expiry and balance on the card as read, then writes the activity (amount, balance after, who, reference)
+ * and the new balance in one statement, only if the card has not changed since (see `redeem`); the database
+ * checks that they agree. The holder hears of it a moment after it commits (`deliverCardNews`, ADR 024).
  */
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -172,10 +177,10 @@ const SPEND_TRIES = 50;
 
 /**
  * Issue 14: a redemption is decided on the card as read (status, expiry, balance, a key already used) and
- * written in one statement only if the card is still as read, its news to the holder with it; when another
- * till (or the holder) changed the card in between, it reads and decides again. Two round trips (the
- * look-up limits' tries spent with the read, then the write) where a transaction took six; no lock is held
- * across them.
+ * written in one statement only if the card is still as read (its news to the holder follows the commit,
+ * ADR 024); when another till (or the holder) changed the card in between, it reads and decides again. Two
+ * round trips (the look-up limits' tries spent with the read, then the write) where a transaction took six;
+ * no lock is held across them.
  */
 export async function redeem(
   deps: CardsDeps,
@@ -235,10 +240,8 @@ export async function redeem(
         requestHash: hash,
       },
       { balance: balanceAfter, status: balanceAfter === 0n ? 'redeemed' : 'active' },
-      {
-        seen: card,
-        news: notificationsWritten([holderNews(card, caller.businessName, 'used', amount, balanceAfter)]),
-      },
+      // The holder's news follows the commit (deliverCardNews).
+      { seen: card },
     );
     if (!activity) continue;
     // The answer is known here (reading it back cost two more round trips); a replay reads it.
@@ -257,16 +260,10 @@ export async function redeem(
 }
 
 /** ★ "Your card was just used" (and "given back" for a reversal): amount, place and balance left. */
-function holderNews(
-  card: CardRow,
-  place: string,
-  what: 'used' | 'reversed',
-  amount: bigint,
-  balanceAfter: bigint,
-): NewNotification {
+function holderNews({ kind, amount, balanceAfter, card, place }: CardNewsRow): NewNotification {
   const amountText = formatMoney(money(amount, card.currency));
   const left = formatMoney(money(balanceAfter, card.currency));
-  return what === 'used'
+  return kind === 'redeem'
     ? {
         accountId: card.ownerId,
         kind: 'card_redeemed',
@@ -290,6 +287,40 @@ function holderNews(
         body: `${place} gave back ${amountText}. ${left} is on the card now.`,
         link: `/user-dashboard/mycards/${card.id}`,
       };
+}
+
+/** How often each instance looks for uses whose news is still to be written (ADR 024). */
+export const CARD_NEWS_INTERVAL_MS = 250;
+
+/**
+ * Writes the holder's news of the redemptions and reversals committed since the last run (ADR 024): one
+ * transaction for all of them, after theirs, so the money's transaction carries no notification, mail or
+ * NOTIFY. Any instance may run it at any time; when another is running it, this one leaves it (`wait`:
+ * waits for it instead). Answers how many were written.
+ */
+export async function deliverCardNews(
+  deps: Pick<CardsDeps, 'db'>,
+  options: { wait?: boolean } = {},
+): Promise<number> {
+  if (!(await cardNewsWaiting(deps.db))) return 0;
+  return deps.db.transaction(async (tx) => {
+    const taken = await takeCardNews(tx, options.wait);
+    if (!taken || taken.length === 0) return 0;
+    await notify(tx, taken.map(holderNews));
+    return taken.length;
+  });
+}
+
+/** Writes the news of card uses now and every `intervalMs`, so a holder hears of a use within a moment. */
+export function startCardNewsWorker(
+  deps: Pick<CardsDeps, 'db'> & { log?: FastifyBaseLogger },
+  intervalMs = CARD_NEWS_INTERVAL_MS,
+): () => Promise<void> {
+  return runPeriodically(
+    () => deliverCardNews(deps),
+    intervalMs,
+    (error) => deps.log?.error({ err: error }, 'card news failed'),
+  );
 }
 
 /** One redemption (or reversal) of this business, as its receipt shows it. */
@@ -389,7 +420,6 @@ export async function reverseRedemption(
             ? { balance: balanceAfter, status: 'active' }
             : { balance: balanceAfter },
         );
-        await notify(tx, [holderNews(card, caller.businessName, 'reversed', amount, balanceAfter)]);
         return activity.id;
       });
     } catch (error) {

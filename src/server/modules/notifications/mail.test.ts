@@ -6,7 +6,7 @@ import pino from 'pino';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Mail } from '../../../shared/notifications/schemas';
-import { buyCard, createDesign } from '../../../../tests/fixtures/cards';
+import { buyCard, cardNewsDelivered, createDesign } from '../../../../tests/fixtures/cards';
 import { createTestApp, freshIp, registerAndLogin, type TestApp } from '../../../../tests/fixtures/test-app';
 import { fundedBusiness } from '../../../../tests/fixtures/wallet';
 import { publicUrl } from '../../lib/public-url';
@@ -180,6 +180,7 @@ describe('mail on events, through a real SMTP server', () => {
       remoteAddress: freshIp(),
     });
     expect(used.statusCode, used.body).toBe(201);
+    await cardNewsDelivered(smtpApp);
     await sendDueMails(deps(smtpApp), { onlyTo: [buyer.input.email] });
     const mail = inbox
       .to(buyer.input.email)
