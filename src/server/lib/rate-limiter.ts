@@ -18,11 +18,16 @@ export type Counted = {
   retry: number;
 };
 
-/** The limits as the counting statement takes them (its one parameter, a JSON array). */
+/**
+ * The limits as the counting statement takes them (its one parameter, a JSON array), with each one's budget
+ * (`max`) for a statement that goes on only when none is over it.
+ */
 export function triesOf(limits: Limit[]): string {
   const keys = limits.map((l) => l.key);
   if (new Set(keys).size !== keys.length) throw new Error('a limit key appears twice in one consume');
-  return JSON.stringify(limits.map((l) => ({ key: l.key, window_seconds: Math.trunc(l.windowSeconds) })));
+  return JSON.stringify(
+    limits.map((l) => ({ key: l.key, window_seconds: Math.trunc(l.windowSeconds), max: l.max })),
+  );
 }
 
 /**

@@ -69,59 +69,145 @@ export async function insertActivity(
   return created!;
 }
 
-/** Tries spent with the read, or none (a later read of the same request). */
-const noTries = sql`SELECT NULL::text AS key, 0 AS hits, 0 AS retry WHERE false`;
-
-/**
- * The read of `findCardAndKeyedActivity`, built once (with and without the tries): its two whole-table
- * selections made drizzle's builder the largest part of a redemption's CPU in the app.
- */
-function cardAndKeyedActivityStatement(name: string, tries: SQL) {
-  return builtOnce((db) => {
-    const counted = db
-      .$with('counted', { key: sql<string>`key`, hits: sql<number>`hits`, retry: sql<number>`retry` })
-      .as(tries);
-    return db
-      .with(counted)
-      .select({
-        counted: sql<Counted[] | null>`(SELECT json_agg(counted) FROM counted)`,
-        card: purchasedCards,
-        keyed: cardActivities,
-      })
-      .from(sql`(SELECT 1) AS one`)
-      .leftJoin(purchasedCards, eq(purchasedCards.codeHash, sql.placeholder('codeHash')))
-      .leftJoin(
-        cardActivities,
-        // No key: `idempotency_key = NULL` matches no activity.
-        and(
-          eq(cardActivities.actorId, sql.placeholder('actorId')),
-          eq(cardActivities.idempotencyKey, sql.placeholder('key')),
-        ),
-      )
-      .prepare(name);
-  });
-}
-const readWithTries = cardAndKeyedActivityStatement(
-  'card_and_keyed_activity_with_tries',
-  countTriesOf(sql.placeholder('tries')),
+/** The read of `findCardAndKeyedActivity`, built once: its two whole-table selections made drizzle's builder
+ * the largest part of a redemption's CPU in the app. */
+const cardAndKeyedActivity = builtOnce((db) =>
+  db
+    .select({ card: purchasedCards, keyed: cardActivities })
+    .from(sql`(SELECT 1) AS one`)
+    .leftJoin(purchasedCards, eq(purchasedCards.codeHash, sql.placeholder('codeHash')))
+    .leftJoin(
+      cardActivities,
+      // No key: `idempotency_key = NULL` matches no activity.
+      and(
+        eq(cardActivities.actorId, sql.placeholder('actorId')),
+        eq(cardActivities.idempotencyKey, sql.placeholder('key')),
+      ),
+    )
+    .prepare('card_and_keyed_activity'),
 );
-const readWithoutTries = cardAndKeyedActivityStatement('card_and_keyed_activity', noTries);
 
-/**
- * A card found by its code's keyed hash (null if none), with the activity this actor already wrote under `key`
- * (if any); with `tries` (rate-limiter's `triesOf`), the tries are spent in the same statement and their
- * counts come back with it (issue 14: one round trip for both).
- */
+/** A card found by its code's keyed hash (null if none), with the activity this actor already wrote under `key`. */
 export async function findCardAndKeyedActivity(
   db: DbOrTx,
   codeHash: string,
   actorId: string,
   key: string | undefined,
-  tries?: string,
-): Promise<{ counted: Counted[]; card: CardRow | null; keyed: ActivityRow | null }> {
-  const statement = tries === undefined ? readWithoutTries(db) : readWithTries(db);
-  const [row] = await statement.execute({ codeHash, actorId, key: key ?? null, tries });
-  return { counted: row?.counted ?? [], card: row?.card ?? null, keyed: row?.keyed ?? null };
+): Promise<{ card: CardRow | null; keyed: ActivityRow | null }> {
+  const [row] = await cardAndKeyedActivity(db).execute({ codeHash, actorId, key: key ?? null });
+  return { card: row?.card ?? null, keyed: row?.keyed ?? null };
+}
+
+/**
+ * A redemption in one statement (issue 14), built once: spends the look-up limits' tries (`tries`, the
+ * rate-limiter's `triesOf`), and only when none is over its budget, the code's card belongs to `actorId`, is
+ * active, has not expired and holds `amount` (null: all of it), locks the card and writes the redemption and
+ * its new balance (and `redeemed` at 0); a `key` this actor already used writes nothing (its unique index). The lock re-reads a card that
+ * another till changed meanwhile and checks it again, so parallel spends of one card are written one after
+ * the other without a second round trip. The database's checks (running balance; balance = sum at commit)
+ * run as for any other activity. Answers the tries counted, what was written (null when nothing was), and
+ * the card and the keyed activity as they were when the statement began, for the caller to say why not.
+ */
+const spendByCode = builtOnce((db) => {
+  const p = (name: string) => sql.placeholder(name);
+  const counted = db
+    .$with('counted', { key: sql<string>`key`, hits: sql<number>`hits`, retry: sql<number>`retry` })
+    .as(countTriesOf(p('tries')));
+  const spendable = db.$with('spendable', { id: sql<string>`id` }).as(sql`
+    SELECT c.id, c.balance, coalesce(${p('amount')}::bigint, c.balance) AS amount
+      FROM ${purchasedCards} c
+     WHERE c.code_hash = ${p('codeHash')}::text AND c.business_id = ${p('actorId')}::uuid
+       AND c.status = 'active' AND (c.expires_at IS NULL OR c.expires_at > now())
+       AND coalesce(${p('amount')}::bigint, c.balance) <= c.balance
+       AND NOT EXISTS (SELECT 1 FROM counted t
+                         JOIN jsonb_to_recordset(${p('tries')}::jsonb) AS l(key text, max int) ON l.key = t.key
+                        WHERE t.hits > l.max)
+       FOR UPDATE OF c`);
+  const written = db.$with('written', { id: sql<string>`id` }).as(sql`
+    INSERT INTO ${cardActivities} (purchased_card_id, kind, amount, balance_after, actor_id, reference,
+                                   idempotency_key, request_hash, created_at)
+    SELECT id, 'redeem', -amount, balance - amount, ${p('actorId')}::uuid, ${p('reference')}::text,
+           ${p('key')}::text, ${p('requestHash')}::text, clock_timestamp()
+      FROM spendable
+    ON CONFLICT (actor_id, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
+    RETURNING id, purchased_card_id, amount, balance_after, created_at, reference`);
+  const changed = db.$with('changed', { id: sql<string>`id` }).as(sql`
+    UPDATE ${purchasedCards} c
+       SET balance = w.balance_after, updated_at = now(),
+           status = CASE WHEN w.balance_after = 0 THEN 'redeemed'::purchased_card_status ELSE c.status END
+      FROM written w WHERE c.id = w.purchased_card_id
+    RETURNING c.id`);
+  return db
+    .with(counted, spendable, written, changed)
+    .select({
+      counted: sql<Counted[] | null>`(SELECT json_agg(counted) FROM counted)`,
+      written: sql<SpentRow | null>`(SELECT json_build_object('id', w.id, 'amount', w.amount::text,
+        'balance_after', w.balance_after::text, 'created_at', w.created_at, 'reference', w.reference)
+        FROM written w)`,
+      card: purchasedCards,
+      keyed: cardActivities,
+    })
+    .from(sql`(SELECT 1) AS one`)
+    .leftJoin(purchasedCards, eq(purchasedCards.codeHash, p('codeHash')))
+    .leftJoin(
+      cardActivities,
+      and(eq(cardActivities.actorId, p('actorId')), eq(cardActivities.idempotencyKey, p('key'))),
+    )
+    .prepare('spend_card_by_code');
+});
+
+interface SpentRow {
+  id: string;
+  amount: string;
+  balance_after: string;
+  created_at: string;
+  reference: string | null;
+}
+
+/** A redemption as `spendByCode` wrote it. */
+export interface SpentActivity extends WrittenActivity {
+  amount: bigint;
+  balanceAfter: bigint;
+}
+
+/** See `spendByCode`. */
+export async function spendCardByCode(
+  db: DbOrTx,
+  spend: {
+    tries: string;
+    codeHash: string;
+    actorId: string;
+    key: string | undefined;
+    amount: bigint | null;
+    reference: string | null;
+    requestHash: string;
+  },
+): Promise<{
+  counted: Counted[];
+  written: SpentActivity | null;
+  card: CardRow | null;
+  keyed: ActivityRow | null;
+}> {
+  const [row] = await spendByCode(db).execute({
+    ...spend,
+    key: spend.key ?? null,
+    amount: spend.amount === null ? null : String(spend.amount),
+  });
+  const w = row?.written;
+  return {
+    counted: row?.counted ?? [],
+    written: w
+      ? {
+          id: w.id,
+          amount: BigInt(w.amount),
+          balanceAfter: BigInt(w.balance_after),
+          createdAt: new Date(w.created_at),
+          reference: w.reference,
+        }
+      : null,
+    card: row?.card ?? null,
+    keyed: row?.keyed ?? null,
+  };
 }
 
 /** What a spend was decided on: the card as it was read, unlocked. */

@@ -22,6 +22,7 @@ import {
   findActivityView,
   findCardAndKeyedActivity,
   findPurchasedCard,
+  spendCardByCode,
   lockCard,
   takeCardNews,
   writeActivity,
@@ -202,15 +203,36 @@ export async function redeem(
     reference: input.reference ?? null,
   });
   for (let attempt = 0; attempt < SPEND_TRIES; attempt += 1) {
-    const found = await findCardAndKeyedActivity(
-      deps.db,
-      codeHash,
-      caller.businessId,
-      idempotencyKey,
-      attempt === 0 ? triesOf(limits) : undefined,
-    );
-    refuseOverBudget(limits, found.counted, tooManyLookUps);
+    // First, one statement: the tries spent, and the redemption written when the card allows it.
+    const found =
+      attempt === 0
+        ? await spendCardByCode(deps.db, {
+            tries: triesOf(limits),
+            codeHash,
+            actorId: caller.businessId,
+            key: idempotencyKey,
+            amount: input.all ? null : BigInt(input.amount!),
+            reference: input.reference || null,
+            requestHash: hash,
+          })
+        : {
+            ...(await findCardAndKeyedActivity(deps.db, codeHash, caller.businessId, idempotencyKey)),
+            counted: undefined,
+            written: null,
+          };
+    if (found.counted) refuseOverBudget(limits, found.counted, tooManyLookUps);
     const card = found.card;
+    if (found.written && card) {
+      const { written } = found;
+      const redemption = toRedemption(
+        { ...written, kind: 'redeem', amount: -written.amount, purchasedCardId: card.id },
+        card,
+        caller.businessName,
+        null,
+      );
+      return { redemption, replayed: false };
+    }
+    // Not written: say why, from the card as read.
     if (!card || card.businessId !== caller.businessId || card.status === 'void') throw codeNotFound();
     // A retry of a redemption that was made answers it, even once the card cannot be spent any more.
     if (found.keyed) {
@@ -226,6 +248,9 @@ export async function redeem(
         { details: { balance: money(card.balance, card.currency) } },
       );
     }
+    // The card allowed it as read, yet the statement did not write it: it changed meanwhile, or another
+    // request with the same key is being written. Read it again and decide again.
+    if (attempt === 0) continue;
     const balanceAfter = card.balance - amount;
     const activity = await writeActivity(
       deps.db,

@@ -133,6 +133,31 @@ describe('redeeming at the till', () => {
     }
   });
 
+  it('never spends another business’s card: the same answer as an unknown code, and nothing written', async () => {
+    const { seller, card } = await soldCard(1_000_000);
+    const other = await business();
+    const unknown = await redeem(other, { code: '0000-0000-0000-0000-0', amount: 100 });
+    expect(unknown.statusCode).toBe(404);
+    for (const payload of [
+      { code: card.code, amount: 100 },
+      { code: card.code, all: true },
+    ]) {
+      const res = await redeem(other, payload, randomUUID());
+      expect(res.statusCode).toBe(404);
+      expect(res.json()).toEqual(unknown.json());
+    }
+    const [row] = (
+      await t.database.pool.query(
+        `SELECT c.balance, (SELECT count(*) FROM card_activities a WHERE a.purchased_card_id = c.id)::int AS n
+           FROM purchased_cards c WHERE c.id = $1`,
+        [card.id],
+      )
+    ).rows;
+    expect(row).toEqual({ balance: '1000000', n: 1 });
+    // Its own business still can.
+    expect((await redeem(seller, { code: card.code, amount: 100 })).statusCode).toBe(201);
+  });
+
   it('refuses more than the balance, and never lets the balance go below zero: 20 tills at once', async () => {
     const { seller, card } = await soldCard(1_000_000);
     const over = await redeem(seller, { code: card.code, amount: 1_000_001 });

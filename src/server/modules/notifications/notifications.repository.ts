@@ -43,13 +43,11 @@ export interface AccountMailRow {
 
 /**
  * Notifications and the mails that go with them as CTEs (`noticed`, `mailed`) of a statement that another room
- * writes, each row written only when `onlyIf` holds (e.g. `EXISTS (SELECT 1 FROM written)`): issue 14, an
- * event and the news of it in one round trip.
+ * writes: issue 14, an event and the news of it in one round trip.
  */
 export function notificationCtes(
   rows: NewNotificationRow[],
   mails: AccountMailRow[],
-  onlyIf: SQL = sql`true`,
 ): SQL {
   const notificationRecords = notificationRecordsJson(rows);
   const mailRecords = mails.map((m) => ({
@@ -63,15 +61,13 @@ export function notificationCtes(
       INSERT INTO ${notifications} (account_id, kind, title, body, link)
       SELECT account_id, kind, title, body, link
         FROM jsonb_to_recordset(${notificationRecords}::jsonb)
-          AS n(account_id uuid, kind text, title text, body text, link text)
-       WHERE ${onlyIf}),
+          AS n(account_id uuid, kind text, title text, body text, link text)),
     mailed AS (
       INSERT INTO ${mailOutbox} (kind, to_address, account_id, subject, content)
       SELECT m.kind, a.email, m.account_id, m.subject, m.content
         FROM jsonb_to_recordset(${JSON.stringify(mailRecords)}::jsonb)
           AS m(account_id uuid, kind text, subject text, content jsonb)
-        JOIN ${accounts} a ON a.id = m.account_id
-       WHERE ${onlyIf})`;
+        JOIN ${accounts} a ON a.id = m.account_id)`;
 }
 
 /**

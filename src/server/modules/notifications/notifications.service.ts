@@ -77,13 +77,12 @@ export function notificationRecords(rows: Omit<NewNotification, 'mail'>[]): stri
 }
 
 /**
- * The same notifications as parts of another room's statement: its CTEs, written whatever else the statement
- * does, or only when `onlyIf` holds. An event written in one statement (no transaction round trips) carries its
- * news with it.
+ * The same notifications as parts of another room's statement: its CTEs. An event written in one statement
+ * (no transaction round trips) carries its news with it.
  */
-export function notificationsWritten(rows: NewNotification[]): (onlyIf?: SQL) => SQL {
+export function notificationsWritten(rows: NewNotification[]): SQL {
   const { written, mailed } = rowsOf(rows);
-  return (onlyIf) => notificationCtes(written, mailed, onlyIf);
+  return notificationCtes(written, mailed);
 }
 
 /** Queues mail to any address (e.g. a gift's recipient who has no account yet), in the caller's transaction. */

@@ -442,7 +442,7 @@ async function applyConfirmation(
       tx,
       order.id,
       paidAt,
-      [entry.ctes, card.ctes, ...(order.gift ? [] : [notificationsWritten(news(null))()])],
+      [entry.ctes, card.ctes, ...(order.gift ? [] : [notificationsWritten(news(null))])],
       entry.written,
     );
     // Before a business's (or a currency's) first sale its ledger accounts are made, then the entry posted.
