@@ -1,6 +1,6 @@
 import { and, eq, inArray, isNull, lte, sql, type SQL } from 'drizzle-orm';
 import { builtOnce, type DbOrTx } from '../../db/client';
-import { bankAccounts, withdrawals } from '../../db/schema/wallet';
+import { bankAccounts, transactionPins, withdrawals } from '../../db/schema/wallet';
 
 export type WithdrawalRow = typeof withdrawals.$inferSelect;
 
@@ -105,7 +105,7 @@ const dueWithdrawalsLeased = builtOnce((db) =>
 function keyedWithdrawalAndBankStatement(name: string, bank: SQL) {
   return builtOnce((db) =>
     db
-      .select({ keyedId: withdrawals.id, bank: bankAccounts })
+      .select({ keyedId: withdrawals.id, bank: bankAccounts, pin: transactionPins })
       .from(sql`(SELECT 1) AS one`)
       .leftJoin(
         withdrawals,
@@ -119,6 +119,7 @@ function keyedWithdrawalAndBankStatement(name: string, bank: SQL) {
         bankAccounts,
         and(eq(bankAccounts.businessId, sql.placeholder('businessId')), isNull(bankAccounts.removedAt), bank),
       )
+      .leftJoin(transactionPins, eq(transactionPins.accountId, sql.placeholder('businessId')))
       .prepare(name),
   );
 }
@@ -133,7 +134,8 @@ const withDefaultBank = keyedWithdrawalAndBankStatement(
 
 /**
  * Before a withdrawal, in one statement (issue 14): the withdrawal this business already made under `key`
- * (if any), and the bank account it names (or its default), if live.
+ * (if any), the bank account it names (or its default), if live, and the business's PIN as it is now (the
+ * PIN's check takes it instead of reading it again).
  */
 export async function findKeyedWithdrawalAndBank(
   db: DbOrTx,
@@ -143,7 +145,7 @@ export async function findKeyedWithdrawalAndBank(
 ) {
   const statement = bankAccountId === undefined ? withDefaultBank(db) : withNamedBank(db);
   const [row] = await statement.execute({ businessId, key: key ?? null, bankAccountId });
-  return { keyedId: row?.keyedId ?? null, bank: row?.bank ?? null };
+  return { keyedId: row?.keyedId ?? null, bank: row?.bank ?? null, pin: row?.pin ?? null };
 }
 
 export type WithdrawalCallOutcome =

@@ -76,7 +76,7 @@ export async function requestWithdrawal(
   sameWithinSeconds?: number,
 ): Promise<{ withdrawal: Withdrawal; replayed: boolean }> {
   const fingerprint = `${input.amount}:${input.bankAccountId ?? 'default'}`;
-  const { keyedId, bank } = await findKeyedWithdrawalAndBank(
+  const { keyedId, bank, pin } = await findKeyedWithdrawalAndBank(
     deps.db,
     businessId,
     idempotencyKey,
@@ -102,7 +102,7 @@ export async function requestWithdrawal(
       ? notFound('That bank account')
       : new AppError('BANK_ACCOUNT_REQUIRED', 'Add a default bank account before you withdraw.');
   }
-  await assertPin(deps, businessId, input.pin);
+  await assertPin(deps, businessId, input.pin, pin);
 
   const amount = BigInt(input.amount);
   const reference = `WD-${randomBytes(10).toString('hex').toUpperCase()}`;
