@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Redemption } from '../../../shared/cards/schemas';
-import { buyCard, cardNewsDelivered, createDesign } from '../../../../tests/fixtures/cards';
-import { createTestApp, freshIp, registerAndLogin, type TestApp } from '../../../../tests/fixtures/test-app';
+import { buyCard, cardNewsDelivered, createDesign, redeemAt } from '../../../../tests/fixtures/cards';
+import { createTestApp, registerAndLogin, type TestApp } from '../../../../tests/fixtures/test-app';
 import { writeActivity } from './cards.repository';
 import { deliverCardNews } from './redemptions.service';
 
@@ -44,12 +44,7 @@ async function mailsOf(accountId: string) {
 describe('the holder’s news of a use', () => {
   it('follows a redemption and its reversal: what, where, what is left; once each, with one mail for the use', async () => {
     const { seller, buyer, card } = await soldCard(1_000_000);
-    const used = await seller.request({
-      method: 'POST',
-      url: '/api/v1/redemptions',
-      payload: { code: card.code, amount: 250_000 },
-      remoteAddress: freshIp(),
-    });
+    const used = await redeemAt(seller, { code: card.code, amount: 250_000 });
     expect(used.statusCode, used.body).toBe(201);
     const reversed = await seller.request({
       method: 'POST',
@@ -82,14 +77,7 @@ describe('the holder’s news of a use', () => {
   it('from six workers at once while 30 redemptions are made: every use has its news exactly once', async () => {
     const cards = await Promise.all([soldCard(), soldCard(), soldCard()]);
     const redemptions = cards.flatMap(({ seller, card }) =>
-      Array.from({ length: 10 }, (_, i) =>
-        seller.request({
-          method: 'POST',
-          url: '/api/v1/redemptions',
-          payload: { code: card.code, amount: 100 + i },
-          remoteAddress: freshIp(),
-        }),
-      ),
+      Array.from({ length: 10 }, (_, i) => redeemAt(seller, { code: card.code, amount: 100 + i })),
     );
     let running = true;
     const worker = async () => {
@@ -141,12 +129,7 @@ describe('the holder’s news of a use', () => {
       // Another use commits meanwhile, and news is delivered while the first is still open: the open one's
       // news cannot be written yet, and nothing may be skipped past it, so the later one's waits too.
       const other = await soldCard(1_000_000);
-      const later = await other.seller.request({
-        method: 'POST',
-        url: '/api/v1/redemptions',
-        payload: { code: other.card.code, amount: 500 },
-        remoteAddress: freshIp(),
-      });
+      const later = await redeemAt(other.seller, { code: other.card.code, amount: 500 });
       expect(later.statusCode, later.body).toBe(201);
       for (let i = 0; i < 3; i += 1) await deliverCardNews({ db: t.database.db });
       expect(await newsOf(buyer.account.id)).toEqual([]);

@@ -6,8 +6,8 @@ import pino from 'pino';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Mail } from '../../../shared/notifications/schemas';
-import { buyCard, cardNewsDelivered, createDesign } from '../../../../tests/fixtures/cards';
-import { createTestApp, freshIp, registerAndLogin, type TestApp } from '../../../../tests/fixtures/test-app';
+import { buyCard, cardNewsDelivered, createDesign, redeemAt } from '../../../../tests/fixtures/cards';
+import { createTestApp, registerAndLogin, type TestApp } from '../../../../tests/fixtures/test-app';
 import { fundedBusiness } from '../../../../tests/fixtures/wallet';
 import { publicUrl } from '../../lib/public-url';
 import { applyTransferState } from '../wallet/withdrawals.service';
@@ -173,12 +173,7 @@ describe('mail on events, through a real SMTP server', () => {
     });
     const buyer = await registerAndLogin(smtpApp.app, 'user');
     const card = await buyCard(smtpApp, buyer, await createDesign(seller, 1_000_000));
-    const used = await seller.request({
-      method: 'POST',
-      url: '/api/v1/redemptions',
-      payload: { code: card.code, amount: 250_000 },
-      remoteAddress: freshIp(),
-    });
+    const used = await redeemAt(seller, { code: card.code, amount: 250_000 });
     expect(used.statusCode, used.body).toBe(201);
     await cardNewsDelivered(smtpApp);
     await sendDueMails(deps(smtpApp), { onlyTo: [buyer.input.email] });
