@@ -671,14 +671,14 @@ export interface CardNewsRow {
 }
 
 /**
- * Whether any activity was written since `card_news.through` (one probe of the index on `xact`, no lock, no
- * write): then a run takes the news among them and moves `through` past them all, so the probe never has
- * to step over a long run of activities that carry no news (a day of sales without a redemption).
+ * Whether any activity but a sale's issue was written since `card_news.through` (one probe of the partial
+ * index on `xact`, no lock, no write): then a run takes the news among them and moves `through` past them
+ * all, so the probe never steps over a long run of activities that carry no news.
  */
 export async function cardNewsWaiting(db: DbOrTx): Promise<boolean> {
   const result = await db.execute<{ waiting: boolean }>(sql`
-    SELECT EXISTS (SELECT 1 FROM ${cardActivities} a WHERE a.xact >= (SELECT through FROM ${cardNews}))
-           AS waiting`);
+    SELECT EXISTS (SELECT 1 FROM ${cardActivities} a
+                    WHERE a.kind <> 'issue' AND a.xact >= (SELECT through FROM ${cardNews})) AS waiting`);
   return result.rows[0]!.waiting;
 }
 
@@ -712,7 +712,7 @@ export async function takeCardNews(tx: DbOrTx, wait = false): Promise<CardNewsRo
       FROM ${cardActivities} a
       JOIN ${purchasedCards} c ON c.id = a.purchased_card_id
       LEFT JOIN ${accounts} b ON b.id = a.actor_id
-     WHERE a.kind IN ('redeem', 'reverse')
+     WHERE a.kind IN ('redeem', 'reverse') -- implies the partial index's kind <> 'issue'
        AND a.xact >= ${from}::xid8 AND a.xact < (SELECT xact FROM upto)
      ORDER BY a.xact, a.created_at`);
   return result.rows.map((r) => ({
