@@ -69,8 +69,10 @@ export async function insertActivity(
   return created!;
 }
 
-/** The read of `findCardAndKeyedActivity`, built once: its two whole-table selections made drizzle's builder
- * the largest part of a redemption's CPU in the app. */
+/**
+ * The read of `findCardAndKeyedActivity` (a redemption read again after the card changed under it), built
+ * once: its two whole-table selections made drizzle's builder the largest part of a redemption's CPU.
+ */
 const cardAndKeyedActivity = builtOnce((db) =>
   db
     .select({ card: purchasedCards, keyed: cardActivities })

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
 import { parseCode } from '../../../shared/cards/codes';
 import {
   REVERSAL_WINDOW_HOURS,
@@ -11,7 +12,6 @@ import { formatMoney } from '../../../shared/money';
 import type { DbOrTx } from '../../db/client';
 import { AppError, notFound } from '../../lib/app-error';
 import { consume, refuseOverBudget, triesOf, type Limit } from '../../lib/rate-limiter';
-import type { FastifyBaseLogger } from 'fastify';
 import { runPeriodically } from '../../lib/periodic';
 import { notify, type NewNotification } from '../notifications/notifications.service';
 import { effectiveStatus, money, soldCardView, stateWords, type CardsDeps } from './cards.service';
@@ -22,29 +22,29 @@ import {
   findActivityView,
   findCardAndKeyedActivity,
   findPurchasedCard,
-  spendCardByCode,
   lockCard,
+  spendCardByCode,
   takeCardNews,
   writeActivity,
   type ActivityRow,
-  type NewActivity,
   type CardNewsRow,
   type CardRow,
+  type NewActivity,
   type WrittenActivity,
 } from './cards.repository';
 
 /**
  * Spending a card at the till (issue 10). A look-up or redemption first spends one try of the business's and
  * the IP's budgets (counted atomically, before the code is even parsed, so parallel guesses cannot slip
- * past); then every failure to find a card of this business gets one answer. A redemption checks status,
- * expiry and balance on the card as read, then writes the activity (amount, balance after, who, reference)
- * and the new balance in one statement, only if the card has not changed since (see `redeem`); the database
- * checks that they agree. The holder hears of it a moment after it commits (`deliverCardNews`, ADR 024).
+ * past); then every failure to find a card of this business gets one answer. A redemption writes the activity
+ * (amount, balance after, who, reference) and the new balance in one statement, under the card's lock, only
+ * when the card may be spent (see `redeem`); the database checks that they agree. The holder hears of it a
+ * moment after it commits (`deliverCardNews`, ADR 024).
  */
 
 const HOUR_MS = 60 * 60 * 1000;
 
-/** The business at the till (its name goes into the holder's alert, so it is not read again). */
+/** The business at the till (its name goes on the receipt, so it is not read again). */
 export interface Caller {
   businessId: string;
   businessName: string;
@@ -177,11 +177,12 @@ function assertRedeemable(card: CardRow): void {
 const SPEND_TRIES = 50;
 
 /**
- * Issue 14: a redemption is decided on the card as read (status, expiry, balance, a key already used) and
- * written in one statement only if the card is still as read (its news to the holder follows the commit,
- * ADR 024); when another till (or the holder) changed the card in between, it reads and decides again. Two
- * round trips (the look-up limits' tries spent with the read, then the write) where a transaction took six;
- * no lock is held across them.
+ * Issue 14: a redemption is one statement (ADR 025, `spendCardByCode`): the tries spent, and the card locked
+ * and spent when the database finds it may be (budget, business, status, expiry, balance). When nothing was
+ * written, the card as read says why, in the words below. If it says nothing is wrong, the card changed
+ * meanwhile (or the same key is being written): then the redemption is decided on the card as read and
+ * written only if the card is still as read (ADR 017), reading and deciding again until it is. No lock is
+ * held across round trips; the holder's news follows the commit (ADR 024).
  */
 export async function redeem(
   deps: CardsDeps,
