@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { renderPublicPages } from './public-pages-prerender';
+import { PRERENDERED_PAGES, renderPublicPages } from './public-pages-prerender';
+import { prerenderedScreens } from './routes/public-routes';
 
 // What the build pre-renders for /faqs, /terms, /support and /select-account (scripts/prerender.mjs): readable without JavaScript.
 describe('the pre-rendered public pages', () => {
@@ -24,5 +25,9 @@ describe('the pre-rendered public pages', () => {
     ] as const) {
       for (const text of texts) expect(pages[path], `${path}: ${text}`).toContain(text);
     }
+  });
+
+  it('are the pages the app waits for before drawing over their HTML (one list each side, kept equal)', () => {
+    expect(Object.keys(prerenderedScreens)).toEqual(PRERENDERED_PAGES.map((page) => page.path));
   });
 });
