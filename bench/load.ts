@@ -124,6 +124,7 @@ export async function closedLoop<T>(
   let failed = 0;
   let firstFailure = '';
   const rssBeforeMb = memoryOf(app).rssMb;
+  const perf = perfDuring(seconds);
   const until = Date.now() + seconds * 1000;
   const started = performance.now();
   const run = () =>
@@ -145,6 +146,7 @@ export async function closedLoop<T>(
     result: { cpu },
   } = await peakRssDuring(app, () => cpuDuring(app, run, () => latencies.length));
   const elapsed = (performance.now() - started) / 1000;
+  await perf;
   latencies.sort((a, b) => a - b);
   const at = (q: number) => Math.round(latencies[Math.floor(latencies.length * q)] ?? 0);
   return {
@@ -158,6 +160,46 @@ export async function closedLoop<T>(
     rssBeforeMb,
     cpu,
   };
+}
+
+/**
+ * BENCH_PERF=<file>: a system-wide `perf record` (cpu-clock, call graphs) over the middle 80 % of each closed
+ * loop, into <file>.<n>, so PostgreSQL's backends show where their time goes (its binary keeps its symbols):
+ * `perf report -i <file>.1 --comm postgres --no-children`. Needs perf (Debian's linux-perf) and root.
+ */
+let perfRuns = 0;
+function perfDuring(seconds: number): Promise<void> {
+  const file = process.env.BENCH_PERF;
+  if (!file) return Promise.resolve();
+  perfRuns += 1;
+  const out = `${file}.${perfRuns}`;
+  return new Promise((resolve) => {
+    setTimeout(() => {
+      const perf = spawn(
+        'perf',
+        [
+          'record',
+          '-a',
+          // BENCH_PERF_DWARF=1: call graphs from the stack's copy (PostgreSQL is built without frame pointers)
+          ...(process.env.BENCH_PERF_DWARF ? ['--call-graph', 'dwarf,16384'] : ['-g']),
+          '-F',
+          '499',
+          '-e',
+          'cpu-clock',
+          '-o',
+          out,
+          '--',
+          'sleep',
+          String(seconds * 0.8),
+        ],
+        {
+          stdio: 'ignore',
+        },
+      );
+      perf.on('exit', () => resolve());
+      perf.on('error', () => resolve());
+    }, seconds * 100);
+  });
 }
 
 /** The secrets every benchmark's server runs with (production mode requires them; nothing real is kept). */
