@@ -14,7 +14,7 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import { accounts } from './accounts';
-import { xid8 } from './column-types';
+import { timeOrderedId, xid8 } from './column-types';
 import { giftCards } from './catalogue';
 import { orders } from './orders';
 
@@ -112,7 +112,7 @@ export const cardActivityKind = pgEnum('card_activity_kind', [
 export const cardActivities = pgTable(
   'card_activities',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
+    id: timeOrderedId(),
     purchasedCardId: uuid('purchased_card_id')
       .notNull()
       .references(() => purchasedCards.id, { onDelete: 'restrict' }),

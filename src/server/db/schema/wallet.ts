@@ -13,7 +13,7 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import { accounts } from './accounts';
-import { xid8 } from './column-types';
+import { timeOrderedId, xid8 } from './column-types';
 
 /**
  * Double-entry ledger. A ledger account holds money for someone (a business wallet) or for the platform.
@@ -50,7 +50,7 @@ export const ledgerAccounts = pgTable(
 
 /** One money movement. Append-only: a trigger refuses UPDATE and DELETE, and one that does not sum to zero. */
 export const journalEntries = pgTable('journal_entries', {
-  id: uuid('id').primaryKey().defaultRandom(),
+  id: timeOrderedId(),
   kind: text('kind').notNull(),
   /** What caused it, unique so a retried movement cannot be written twice (e.g. "order:<id>"). */
   reference: text('reference').notNull().unique(),
@@ -60,7 +60,7 @@ export const journalEntries = pgTable('journal_entries', {
 export const postings = pgTable(
   'postings',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
+    id: timeOrderedId(),
     entryId: uuid('entry_id')
       .notNull()
       .references(() => journalEntries.id, { onDelete: 'restrict' }),
