@@ -127,12 +127,46 @@ describe('ledger balances folded in the background (ADR 022)', () => {
         (await client.query<{ xid: string }>('SELECT pg_current_xact_id()::text AS xid')).rows[0]!.xid,
       );
       await client.query('ROLLBACK');
-      await foldPast(rolledBack);
-      expect(await balance(accounts.wallet)).toBe(before + 5000n);
+      // A fold runs only when a posting came since the last (nothing else does): one after the rolled-back.
+      const after = await t.database.db.transaction(async (tx) => {
+        await fund(tx, accounts, 1n, `${entry}:after`);
+        return BigInt(
+          (await tx.execute<{ xid: string }>(sql`SELECT pg_current_xact_id()::text AS xid`)).rows[0]!.xid,
+        );
+      });
+      expect(after).toBeGreaterThan(rolledBack);
+      await foldPast(after);
+      expect(await balance(accounts.wallet)).toBe(before + 5000n + 1n);
       expect(await mismatches()).toEqual([]);
     } finally {
       client.release();
     }
+  });
+
+  it('with no posting since the last fold, a fold writes nothing (an idle instance takes no transaction)', async () => {
+    // Other test files share the database and may write postings meanwhile: the probe and this check read
+    // one snapshot, so each try either saw nothing new (and must have written nothing) or is tried again.
+    let idle = 0;
+    for (let i = 0; i < 50 && idle < 3; i += 1) {
+      await foldLedgerBalances(t.database.db);
+      const seen = await t.database.db.transaction(
+        async (tx) => {
+          const pending = await tx.execute<{ pending: boolean }>(sql`
+            SELECT EXISTS (SELECT 1 FROM postings WHERE xact >= (SELECT through FROM ledger_fold)) AS pending`);
+          const accounts = await foldLedgerBalances(tx);
+          const xid = await tx.execute<{ xid: string | null }>(
+            sql`SELECT pg_current_xact_id_if_assigned()::text AS xid`,
+          );
+          return { pending: pending.rows[0]!.pending, accounts, xid: xid.rows[0]!.xid };
+        },
+        { isolationLevel: 'repeatable read' },
+      );
+      if (!seen.pending) {
+        idle += 1;
+        expect(seen).toEqual({ pending: false, accounts: 0, xid: null });
+      }
+    }
+    expect(idle).toBe(3);
   });
 
   it('folds from several instances at once, with money moving meanwhile: every posting counted once', async () => {

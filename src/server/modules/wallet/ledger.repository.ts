@@ -1,6 +1,6 @@
 import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { journalEntries, ledgerAccounts, postings } from '../../db/schema/wallet';
+import { journalEntries, ledgerAccounts, ledgerFold, postings } from '../../db/schema/wallet';
 
 export type LedgerAccountKind = (typeof ledgerAccounts.$inferSelect)['kind'];
 
@@ -36,10 +36,14 @@ function balanceOf(ledgerAccountId: string | SQL): SQL<string> {
 
 /**
  * Adds the postings of every transaction that has ended to the folded balances (ADR 022); answers how many
- * accounts changed. Any number of instances may run it at once: they take turns on the fold's row.
+ * accounts changed. Any number of instances may run it at once: they take turns on the fold's row. Only
+ * when a posting was written since the last fold (one probe of `postings_xact_idx`): otherwise the fold's
+ * row lock alone would write a transaction each time, and an idle instance writes nothing.
  */
 export async function foldLedgerBalances(db: DbOrTx): Promise<number> {
-  const result = await db.execute<{ accounts: number }>(sql`SELECT fold_ledger_balances() AS accounts`);
+  const result = await db.execute<{ accounts: number }>(sql`
+    SELECT CASE WHEN EXISTS (SELECT 1 FROM ${postings} WHERE xact >= (SELECT through FROM ${ledgerFold}))
+                THEN fold_ledger_balances() ELSE 0 END AS accounts`);
   return result.rows[0]!.accounts;
 }
 
