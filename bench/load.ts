@@ -1,7 +1,7 @@
 import autocannon from 'autocannon';
 import { cpuDuring, memoryOf, peakRssDuring, type CpuShare } from './results';
 import { spawn, type ChildProcess } from 'node:child_process';
-import http from 'node:http';
+import net from 'node:net';
 
 /** Shared helpers for HTTP benchmarks: start a process, wait for it, and load it with autocannon. */
 export interface LoadResult {
@@ -82,31 +82,106 @@ export interface LoopResult {
   cpu: CpuShare;
 }
 
-const keptAlive = new http.Agent({ keepAlive: true, maxSockets: 256 });
+/**
+ * One kept-alive HTTP/1.1 connection of the load generator: a request is one string written to the socket,
+ * and the answer is read by its status line and Content-Length (the app answers every bench request so;
+ * anything else fails the request loudly). node:http's client cost about 0.2 ms of CPU per request on the
+ * two cores the app and PostgreSQL share, several times pgbench's own client; this costs a fraction of it.
+ */
+class Connection {
+  private socket: net.Socket;
+  private buffer: Buffer = Buffer.alloc(0);
+  private waiting: {
+    resolve: (answer: { status: number; text: string }) => void;
+    reject: (error: Error) => void;
+  } | null = null;
+  closed = false;
+
+  constructor(host: string, port: number) {
+    this.socket = net.connect({ host, port, noDelay: true });
+    this.socket.on('data', (chunk: Buffer) => {
+      this.buffer = this.buffer.length === 0 ? chunk : Buffer.concat([this.buffer, chunk]);
+      this.answer();
+    });
+    const fail = (error: Error) => {
+      this.closed = true;
+      const waiting = this.waiting;
+      this.waiting = null;
+      waiting?.reject(error);
+    };
+    this.socket.on('error', fail);
+    this.socket.on('close', () => fail(new Error('the app closed the connection')));
+  }
+
+  request(text: string): Promise<{ status: number; text: string }> {
+    return new Promise((resolve, reject) => {
+      if (this.closed) return reject(new Error('the connection is closed'));
+      this.waiting = { resolve, reject };
+      this.socket.write(text);
+    });
+  }
+
+  private answer(): void {
+    const end = this.buffer.indexOf('\r\n\r\n');
+    if (end < 0 || !this.waiting) return;
+    const head = this.buffer.toString('latin1', 0, end);
+    const length = /\r\ncontent-length: *(\d+)/i.exec(head);
+    if (!length) {
+      this.closed = true;
+      this.socket.destroy();
+      this.waiting.reject(new Error(`an answer without Content-Length: ${head.split('\r\n')[0]}`));
+      this.waiting = null;
+      return;
+    }
+    const total = end + 4 + Number(length[1]);
+    if (this.buffer.length < total) return;
+    const status = Number(head.slice(9, 12));
+    const text = this.buffer.toString('utf8', end + 4, total);
+    this.buffer = this.buffer.subarray(total);
+    const waiting = this.waiting;
+    this.waiting = null;
+    waiting.resolve({ status, text });
+  }
+
+  close(): void {
+    this.closed = true;
+    this.socket.destroy();
+  }
+}
+
+const idle = new Map<string, Connection[]>();
 
 /**
- * One request of a money bench's load, on a kept-alive connection. node:http rather than fetch: fetch cost
- * the load generator about 0.8–0.9 ms of CPU a request, on the two cores the app and PostgreSQL share
- * (pgbench's client, the anchor, costs a fraction of that), so a lighter client measures the server better.
+ * One request of a money bench's load, on a kept-alive connection of its own while it runs (a closed loop's
+ * worker sends one request at a time, so 32 workers keep 32 connections).
  */
-export function send(
+export async function send(
   url: string,
   options: { method?: string; headers?: Record<string, string>; body?: string },
 ): Promise<{ status: number; text: string }> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      url,
-      { method: options.method ?? 'GET', headers: options.headers, agent: keptAlive },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString() }));
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end(options.body);
-  });
+  const { host, hostname, port, pathname, search } = new URL(url);
+  const free = idle.get(host) ?? [];
+  idle.set(host, free);
+  let connection = free.pop();
+  while (connection?.closed) connection = free.pop();
+  connection ??= new Connection(hostname, Number(port));
+  let head = `${options.method ?? 'GET'} ${pathname}${search} HTTP/1.1\r\nhost: ${host}\r\n`;
+  for (const [name, value] of Object.entries(options.headers ?? {})) head += `${name}: ${value}\r\n`;
+  const body = options.body ?? '';
+  if (body || options.method === 'POST') head += `content-length: ${Buffer.byteLength(body)}\r\n`;
+  try {
+    const answer = await connection.request(`${head}\r\n${body}`);
+    if (!connection.closed) free.push(connection);
+    return answer;
+  } catch (error) {
+    connection.close();
+    throw error;
+  }
+}
+
+/** Closes the load generator's idle connections (at the end of a bench, so its process can exit). */
+export function closeConnections(): void {
+  for (const connections of idle.values()) for (const connection of connections.splice(0)) connection.close();
 }
 
 /**
