@@ -179,10 +179,10 @@ const SPEND_TRIES = 50;
 /**
  * Issue 14: a redemption is one statement (ADR 025, `spendCardByCode`): the tries spent, and the card locked
  * and spent when the database finds it may be (budget, business, status, expiry, balance). When nothing was
- * written, the card as read says why, in the words below. If it says nothing is wrong, the card changed
- * meanwhile (or the same key is being written): then the redemption is decided on the card as read and
- * written only if the card is still as read (ADR 017), reading and deciding again until it is. No lock is
- * held across round trips; the holder's news follows the commit (ADR 024).
+ * written, the card is read (with this key's activity, if any) and says why, in the words below. If it says
+ * nothing is wrong, the card changed meanwhile (or the same key is being written): then the redemption is
+ * decided on the card as read and written only if the card is still as read (ADR 017), reading and deciding
+ * again until it is. No lock is held across round trips; the holder's news follows the commit (ADR 024).
  */
 export async function redeem(
   deps: CardsDeps,
@@ -203,41 +203,39 @@ export async function redeem(
     all: input.all ?? false,
     reference: input.reference ?? null,
   });
+  // First, one statement: the tries spent, and the redemption written when the card allows it.
+  const spent = await spendCardByCode(deps.db, {
+    tries: triesOf(limits),
+    codeHash,
+    actorId: caller.businessId,
+    key: idempotencyKey,
+    amount: input.all ? null : BigInt(input.amount!),
+    reference: input.reference || null,
+    requestHash: hash,
+  });
+  refuseOverBudget(limits, spent.counted, tooManyLookUps);
+  if (spent.written) {
+    const { written } = spent;
+    const redemption = toRedemption(
+      { ...written, kind: 'redeem', amount: -written.amount, purchasedCardId: written.card.id },
+      written.card,
+      caller.businessName,
+      null,
+    );
+    return { redemption, replayed: false };
+  }
   for (let attempt = 0; attempt < SPEND_TRIES; attempt += 1) {
-    // First, one statement: the tries spent, and the redemption written when the card allows it.
-    const found =
-      attempt === 0
-        ? await spendCardByCode(deps.db, {
-            tries: triesOf(limits),
-            codeHash,
-            actorId: caller.businessId,
-            key: idempotencyKey,
-            amount: input.all ? null : BigInt(input.amount!),
-            reference: input.reference || null,
-            requestHash: hash,
-          })
-        : {
-            ...(await findCardAndKeyedActivity(deps.db, codeHash, caller.businessId, idempotencyKey)),
-            counted: undefined,
-            written: null,
-          };
-    if (found.counted) refuseOverBudget(limits, found.counted, tooManyLookUps);
-    const card = found.card;
-    if (found.written && card) {
-      const { written } = found;
-      const redemption = toRedemption(
-        { ...written, kind: 'redeem', amount: -written.amount, purchasedCardId: card.id },
-        card,
-        caller.businessName,
-        null,
-      );
-      return { redemption, replayed: false };
-    }
+    const { card, keyed } = await findCardAndKeyedActivity(
+      deps.db,
+      codeHash,
+      caller.businessId,
+      idempotencyKey,
+    );
     // Not written: say why, from the card as read.
     if (!card || card.businessId !== caller.businessId || card.status === 'void') throw codeNotFound();
     // A retry of a redemption that was made answers it, even once the card cannot be spent any more.
-    if (found.keyed) {
-      const id = replayOrConflict(found.keyed, hash);
+    if (keyed) {
+      const id = replayOrConflict(keyed, hash);
       return { redemption: await getRedemption(deps, caller.businessId, id), replayed: true };
     }
     assertRedeemable(card);
@@ -249,9 +247,9 @@ export async function redeem(
         { details: { balance: money(card.balance, card.currency) } },
       );
     }
-    // The card allowed it as read, yet the statement did not write it: it changed meanwhile, or another
-    // request with the same key is being written. Read it again and decide again.
-    if (attempt === 0) continue;
+    // The card allows it as read, yet the statement did not write it: it changed meanwhile, or another
+    // request with the same key is being written. Write it only if the card is still as read, else read it
+    // again and decide again.
     const balanceAfter = card.balance - amount;
     const activity = await writeActivity(
       deps.db,
