@@ -70,8 +70,9 @@ export async function insertActivity(
 }
 
 /**
- * The read of `findCardAndKeyedActivity` (a redemption read again after the card changed under it), built
- * once: its two whole-table selections made drizzle's builder the largest part of a redemption's CPU.
+ * The read of `findCardAndKeyedActivity` (a redemption that its one statement did not write: the card and
+ * this key's activity, to say why or to decide again), built once: its two whole-table selections made
+ * drizzle's builder the largest part of a redemption's CPU.
  */
 const cardAndKeyedActivity = builtOnce((db) =>
   db
