@@ -179,11 +179,6 @@ export async function send(
   }
 }
 
-/** Closes the load generator's idle connections (at the end of a bench, so its process can exit). */
-export function closeConnections(): void {
-  for (const connections of idle.values()) for (const connection of connections.splice(0)) connection.close();
-}
-
 /**
  * A closed-loop load: one worker per item, each calling `once` again as soon as it answers, for `seconds`.
  * `once` answers null for a completed operation or the failure's words. Latency is of completed ones;
