@@ -4,7 +4,13 @@ import type { Db } from '../../db/client';
 import type { Config } from '../../env';
 import { publicUrl } from '../../lib/public-url';
 import { renderMail } from './mail-render';
-import { claimDueMails, markMailFailedAttempt, markMailSent, type MailRow } from './notifications.repository';
+import {
+  claimDueMails,
+  markDueMailsKept,
+  markMailFailedAttempt,
+  markMailSent,
+  type MailRow,
+} from './notifications.repository';
 
 /** A claimed mail is this one worker's for this long; a worker that dies mid-send frees it when it ends. */
 export const MAIL_LEASE_MS = 2 * 60 * 1000;
@@ -13,6 +19,8 @@ export const MAIL_MAX_ATTEMPTS = 10;
 const RETRY_BASE_MS = 30_000;
 const RETRY_MAX_MS = 60 * 60 * 1000;
 const BATCH = 20;
+/** Kept mail is only marked sent, in one statement per batch: a larger batch costs no lease time. */
+const KEPT_BATCH = 500;
 
 /** How long to wait after the `attempts`-th failed try: 30 s × 2^(attempts−1), at most an hour. */
 export function mailRetryDelayMs(attempts: number): number {
@@ -84,12 +92,21 @@ export interface SendResult {
  * own, then sends each outside any transaction and records the outcome — sent, or due again after a
  * back-off with the error, or failed after MAIL_MAX_ATTEMPTS tries. Delivery is at least once: a worker
  * that dies after its server accepted a mail sends it again when the lease ends, with the same Message-ID.
+ * Kept mail (no SMTP_URL) goes nowhere: a batch is marked sent in one statement (markDueMailsKept).
  * Logs name mails by id only: a mail's words can hold a link with a secret in it.
  */
 export async function sendDueMails(deps: MailDeps, options: SendDueMailsOptions = {}): Promise<SendResult> {
   const transport = deps.transport ?? createMailTransport(deps.config);
   const result: SendResult = { claimed: 0, sent: 0, retried: 0, failed: 0 };
   try {
+    if (transport.kind === 'kept') {
+      const kept = await markDueMailsKept(deps.db, {
+        limit: options.limit ?? KEPT_BATCH,
+        onlyTo: options.onlyTo,
+      });
+      if (kept > 0) deps.log?.info({ kept }, 'kept mail marked sent');
+      return { ...result, claimed: kept, sent: kept };
+    }
     const due = await claimDueMails(deps.db, {
       limit: options.limit ?? BATCH,
       leaseMs: MAIL_LEASE_MS,
@@ -97,14 +114,7 @@ export async function sendDueMails(deps: MailDeps, options: SendDueMailsOptions 
     });
     result.claimed = due.length;
     const siteUrl = publicUrl(deps.config);
-    // Kept mail leaves nothing to resend after a crash, so the batch is marked sent in one statement
-    // (issue 14: one UPDATE per mail competed with purchases for the pool); SMTP mail is marked one by one.
-    const kept: string[] = [];
-    for (const row of due) {
-      const outcome = await sendOne(deps, transport, row, siteUrl, transport.kind === 'kept' ? kept : null);
-      result[outcome] += 1;
-    }
-    await markMailSent(deps.db, kept);
+    for (const row of due) result[await sendOne(deps, transport, row, siteUrl)] += 1;
   } finally {
     if (!deps.transport) transport.close();
   }
@@ -116,7 +126,6 @@ async function sendOne(
   transport: MailTransport,
   row: MailRow,
   siteUrl: string,
-  markLater: string[] | null,
 ): Promise<'sent' | 'retried' | 'failed'> {
   const log = { mailId: row.id, kind: row.kind, attempts: row.attempts };
   try {
@@ -139,8 +148,7 @@ async function sendOne(
     deps.log?.warn({ ...log, error: message, retryInMs }, 'mail not sent; will try again');
     return 'retried';
   }
-  if (markLater) markLater.push(row.id);
-  else await markMailSent(deps.db, row.id);
+  await markMailSent(deps.db, row.id);
   deps.log?.info({ ...log, transport: transport.kind }, 'mail sent');
   return 'sent';
 }
@@ -160,7 +168,7 @@ export function startMailWorker(
   const pass = async () => {
     while (!stopped) {
       const { claimed } = await sendDueMails({ ...deps, transport }, options);
-      if (claimed < BATCH) return;
+      if (claimed < (transport.kind === 'kept' ? KEPT_BATCH : BATCH)) return;
     }
   };
   // While the database is unreachable, wait longer between passes (up to a minute) instead of logging

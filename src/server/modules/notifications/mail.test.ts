@@ -382,6 +382,36 @@ describe('workers racing', () => {
     expect(sent).toBe(12);
     for (const to of addresses) expect(inbox.to(to), to).toHaveLength(1);
   });
+
+  it('kept mail: four passes at once mark each due mail sent once, in one try, and leave a mail not yet due', async () => {
+    const addresses = Array.from({ length: 12 }, address);
+    await queueMail(
+      keptApp.database.db,
+      addresses.map((to) => ({ to, kind: 'test', subject: `Kept ${to}`, heading: 'h', paragraphs: ['p'] })),
+    );
+    const later = address();
+    await queueMail(keptApp.database.db, [
+      { to: later, kind: 'test', subject: 'Later', heading: 'h', paragraphs: ['p'] },
+    ]);
+    await keptApp.database.pool.query(
+      `UPDATE mail_outbox SET next_attempt_at = now() + interval '1 hour' WHERE to_address = $1`,
+      [later],
+    );
+    const onlyTo = [...addresses, later];
+    const results = await Promise.all(
+      Array.from({ length: 4 }, () => sendDueMails(deps(keptApp), { onlyTo, limit: 5 })),
+    );
+    const rest = await Promise.all(
+      Array.from({ length: 4 }, () => sendDueMails(deps(keptApp), { onlyTo, limit: 5 })),
+    );
+    expect([...results, ...rest].reduce((n, r) => n + r.sent, 0)).toBe(12);
+    for (const to of addresses) {
+      expect(await outboxRows(to), to).toEqual([
+        expect.objectContaining({ status: 'sent', attempts: 1, last_error: null, sent_at: expect.any(Date) }),
+      ]);
+    }
+    expect(await outboxRows(later)).toEqual([expect.objectContaining({ status: 'queued', attempts: 0 })]);
+  });
 });
 
 describe('rendering', () => {
