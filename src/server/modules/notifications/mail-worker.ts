@@ -18,9 +18,8 @@ export const MAIL_LEASE_MS = 2 * 60 * 1000;
 export const MAIL_MAX_ATTEMPTS = 10;
 const RETRY_BASE_MS = 30_000;
 const RETRY_MAX_MS = 60 * 60 * 1000;
-const BATCH = 20;
-/** Kept mail is only marked sent, in one statement per batch: a larger batch costs no lease time. */
-const KEPT_BATCH = 500;
+/** Mails per pass: sent one by one under a 2-minute lease, or, kept, only marked sent in one statement. */
+const batchOf = (transport: MailTransport) => (transport.kind === 'kept' ? 500 : 20);
 
 /** How long to wait after the `attempts`-th failed try: 30 s × 2^(attempts−1), at most an hour. */
 export function mailRetryDelayMs(attempts: number): number {
@@ -101,14 +100,14 @@ export async function sendDueMails(deps: MailDeps, options: SendDueMailsOptions 
   try {
     if (transport.kind === 'kept') {
       const kept = await markDueMailsKept(deps.db, {
-        limit: options.limit ?? KEPT_BATCH,
+        limit: options.limit ?? batchOf(transport),
         onlyTo: options.onlyTo,
       });
       if (kept > 0) deps.log?.info({ kept }, 'kept mail marked sent');
       return { ...result, claimed: kept, sent: kept };
     }
     const due = await claimDueMails(deps.db, {
-      limit: options.limit ?? BATCH,
+      limit: options.limit ?? batchOf(transport),
       leaseMs: MAIL_LEASE_MS,
       onlyTo: options.onlyTo,
     });
@@ -168,7 +167,7 @@ export function startMailWorker(
   const pass = async () => {
     while (!stopped) {
       const { claimed } = await sendDueMails({ ...deps, transport }, options);
-      if (claimed < (transport.kind === 'kept' ? KEPT_BATCH : BATCH)) return;
+      if (claimed < batchOf(transport)) return;
     }
   };
   // While the database is unreachable, wait longer between passes (up to a minute) instead of logging

@@ -178,16 +178,18 @@ export async function claimDueMails(
   db: Db,
   options: { limit: number; leaseMs: number; onlyTo?: string[] },
 ): Promise<MailRow[]> {
-  const due = dueMails(db, options);
   return db
     .update(mailOutbox)
     .set({
       nextAttemptAt: sql`now() + make_interval(secs => ${options.leaseMs / 1000})`,
       attempts: sql`${mailOutbox.attempts} + 1`,
     })
-    .where(inArray(mailOutbox.id, due))
+    .where(inArray(mailOutbox.id, dueMails(db, options)))
     .returning();
 }
+
+/** What a sent mail's row says. */
+const SENT = { status: 'sent', sentAt: sql`now()`, lastError: null } as const;
 
 /**
  * Kept mail (no SMTP server: the outbox is the mailbox) has nowhere to go, so a due batch is marked sent in
@@ -198,16 +200,10 @@ export async function markDueMailsKept(
   db: Db,
   options: { limit: number; onlyTo?: string[] },
 ): Promise<number> {
-  const due = dueMails(db, options);
   const marked = await db
     .update(mailOutbox)
-    .set({
-      status: 'sent',
-      sentAt: sql`now()`,
-      lastError: null,
-      attempts: sql`${mailOutbox.attempts} + 1`,
-    })
-    .where(and(inArray(mailOutbox.id, due), eq(mailOutbox.status, 'queued')))
+    .set({ ...SENT, attempts: sql`${mailOutbox.attempts} + 1` })
+    .where(inArray(mailOutbox.id, dueMails(db, options)))
     .returning({ id: mailOutbox.id });
   return marked.length;
 }
@@ -215,7 +211,7 @@ export async function markDueMailsKept(
 export async function markMailSent(db: Db, id: string): Promise<void> {
   await db
     .update(mailOutbox)
-    .set({ status: 'sent', sentAt: sql`now()`, lastError: null })
+    .set(SENT)
     .where(and(eq(mailOutbox.id, id), eq(mailOutbox.status, 'queued')));
 }
 
