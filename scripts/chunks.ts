@@ -17,7 +17,7 @@ const SCREENS = [
   /src[\\/]web[\\/]components[\\/]/,
   /src[\\/]web[\\/]app[\\/]layouts[\\/]dashboard-shell\.tsx$/,
   /src[\\/]web[\\/]features[\\/][^\\/]+[\\/]([\w-]*api|use-[\w-]+)\.tsx?$/,
-  /src[\\/]shared[\\/]money\.ts$/,
+  /src[\\/]shared[\\/](money|public-config)\.ts$/,
 ];
 /** The dialogs bring SweetAlert2 (20 KB): only the screens that show one load them. */
 const SCREENS_LEAVE_OUT = /[\\/](dialogs|use-purchase)\.ts$/;

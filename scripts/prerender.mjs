@@ -80,7 +80,10 @@ writeFileSync(path.join(dist, '.vite/landing-sections.json'), `${JSON.stringify(
 // instead of its loading screen, with the app's stylesheet inline (index.html fetches it without blocking the
 // paint, for a loading screen that needs none; these pages need it for their first paint). The app's script
 // still loads and draws the same page over it (src/web/main.tsx: data-prerendered).
-const { renderPublicPages } = await tsImport('../src/web/app/public-pages-prerender.tsx', import.meta.url);
+const { renderPublicPages, PRERENDERED_CONFIG_SCRIPT } = await tsImport(
+  '../src/web/app/public-pages-prerender.tsx',
+  import.meta.url,
+);
 const index = inlineStylesheets(
   readFileSync(path.join(dist, 'index.html'), 'utf8'),
   /<link rel="stylesheet"[^>]*href="\/([^"]+\.css)"[^>]*data-deferred-style[^>]*>/g,
@@ -92,7 +95,7 @@ const root = comment >= 0 ? comment : index.indexOf('<div id="root">');
 const end = index.indexOf('</body>');
 if (root < 0 || end < root) throw new Error('index.html has no <div id="root"> before </body>');
 for (const { path: pagePath, file: pageFile, html: pageHtml } of renderPublicPages()) {
-  const out = `${index.slice(0, root)}<div id="root" data-prerendered="${pagePath}">${pageHtml}</div>\n  ${index.slice(end)}`;
+  const out = `${index.slice(0, root)}<div id="root" data-prerendered="${pagePath}">${pageHtml}</div>\n  ${PRERENDERED_CONFIG_SCRIPT}\n  ${index.slice(end)}`;
   writePage(path.join(dist, pageFile), out, pagePath);
   prerendered[pagePath] = pageFile;
 }

@@ -45,7 +45,7 @@ import { transferWebhookHandler } from './modules/wallet/withdrawals.service';
 import { logRedactPaths, serializeError } from './lib/log-redaction';
 import { registerAuth } from './plugins/auth';
 import { clientErrorHandler, registerErrorHandling, sendError } from './plugins/errors';
-import { configRoutes, healthRoutes } from './plugins/meta';
+import { configRoutes, healthRoutes, publicConfigOf } from './plugins/meta';
 import { registerOpenApi } from './plugins/openapi';
 import { registerWeb } from './plugins/web';
 import { webhookRoutes, type WebhookHandler } from './plugins/webhooks';
@@ -181,6 +181,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(legacyWithdrawalRoutes, { prefix: '/api', ...deps });
   await app.register(uploadsRoutes, deps);
   if (deps.payments.name === 'sandbox') await app.register(checkoutRoutes, deps);
-  await registerWeb(app, options.webRoot);
+  await registerWeb(app, options.webRoot, publicConfigOf(config));
   return app;
 }

@@ -3,6 +3,8 @@ import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } 
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
+import { DEFAULT_CURRENCY } from '../shared/money';
+import { DEFAULT_SUPPORT_EMAIL } from '../shared/public-config';
 
 /** A yes/no setting: true/1 or false/0; unset or empty is `fallback`. */
 const flag = (fallback: boolean) =>
@@ -94,8 +96,8 @@ const envSchema = z.object({
   CURRENCY: z
     .string()
     .regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code such as NGN')
-    .default('NGN'),
-  SUPPORT_EMAIL: z.email().default('support@giftmart.ng'),
+    .default(DEFAULT_CURRENCY),
+  SUPPORT_EMAIL: z.email().default(DEFAULT_SUPPORT_EMAIL),
   GIFT_CARD_MAX_AMOUNT_MINOR: z.coerce
     .number()
     .int()

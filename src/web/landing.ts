@@ -1,7 +1,8 @@
 // The landing page's script (ADR 004). The page itself is HTML pre-rendered at build time from the React
 // landing page (scripts/prerender.mjs), so it paints without JavaScript; this adds what React's page does
 // after the first paint, without React: the fixed bar, the phone menu, the scroll-to-top button, the lazy
-// sections, the support address, and sending a signed-in visitor to their dashboard.
+// sections, and sending a signed-in visitor to their dashboard. The support address needs nothing: the server
+// writes its own into the page (src/server/plugins/web.ts).
 import {
   FIXED_BAR_AFTER_PX,
   BREAKPOINTS,
@@ -13,13 +14,7 @@ import {
 import { ChunkLoadError } from './lib/chunk-load-error';
 import { safeNextPath } from './lib/next-path';
 import { ICONS } from './features/site/landing-icon-paths';
-import {
-  FALLBACK_SUPPORT_EMAIL,
-  scrollToTarget,
-  scrollToTop,
-  targetOfHash,
-  topBarClass,
-} from './features/site/landing-dom';
+import { scrollToTarget, scrollToTop, targetOfHash, topBarClass } from './features/site/landing-dom';
 import './landing.css';
 
 /** Seed §2, as PublicOnly does in the router: a signed-in visitor goes to their dashboard (or to `?next=`). */
@@ -179,24 +174,6 @@ function lazySection(section: HTMLElement, url: string) {
   observer.observe(section);
 }
 
-/** The support address from GET /api/v1/config (the page was pre-rendered with the default). */
-function supportEmail() {
-  fetch('/api/v1/config', { credentials: 'same-origin' })
-    .then((response) => (response.ok ? (response.json() as Promise<unknown>) : null))
-    .then((body) => {
-      const value =
-        body && typeof body === 'object' ? (body as { supportEmail?: unknown }).supportEmail : undefined;
-      if (typeof value !== 'string' || !value.includes('@') || value === FALLBACK_SUPPORT_EMAIL) return;
-      const link = document.querySelector<HTMLAnchorElement>(
-        `footer a[href="mailto:${FALLBACK_SUPPORT_EMAIL}"]`,
-      );
-      if (!link) return;
-      link.href = `mailto:${value}`;
-      link.lastChild!.textContent = value;
-    })
-    .catch(() => undefined);
-}
-
 /** The footer's year: the page was pre-rendered in the build's year. */
 function currentYear() {
   const line = document.querySelector('footer > p:last-child');
@@ -219,6 +196,5 @@ if (!redirectSignedIn()) {
     const section = document.getElementById(id);
     if (section) lazySection(section, url);
   }
-  supportEmail();
   currentYear();
 }

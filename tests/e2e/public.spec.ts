@@ -144,6 +144,9 @@ test.describe('FAQs, Terms, Support and Select account without JavaScript', () =
         page.getByRole('navigation', { name: 'Footer' }).getByRole('link', { name: 'FAQs' }),
       ).toBeVisible();
       await expect(page.getByText('Loading…', { exact: true })).toHaveCount(0);
+      // The support address is there as a link, not "loading" (the server wrote its own into the page).
+      await expect(page.getByText(/loading…/i)).toHaveCount(0);
+      await expect(page.locator('a[href="mailto:support@giftmart.ng"]').first()).toBeAttached();
     }
     await page.goto('/select-account');
     await page.getByRole('link', { name: /Login as a User/ }).click();
@@ -176,12 +179,20 @@ test.describe('a pre-rendered public page with JavaScript', () => {
         }
       }).observe(document, { childList: true, subtree: true });
     });
+    // The page carries the public config: the app, drawing over it, does not ask for it again.
+    let configRequests = 0;
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname === '/api/v1/config') configRequests += 1;
+    });
     await page.goto('/faqs');
     await expect(page.locator('#root h1[data-drawn-by="build"]')).toHaveCount(0, { timeout: 15_000 });
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Frequently asked questions');
     expect(await page.evaluate(() => (window as unknown as { spinnerSeen: boolean }).spinnerSeen)).toBe(
       false,
     );
+    await expect(page.locator('#root a[href="mailto:support@giftmart.ng"]').first()).toBeAttached();
+    await expect(page.getByText(/address \(loading…\)/)).toHaveCount(0);
+    expect(configRequests).toBe(0);
     // The app runs the page now: the footer's links move within it.
     await page.getByRole('navigation', { name: 'Footer' }).getByRole('link', { name: 'Terms' }).click();
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Terms of use and privacy');

@@ -1,11 +1,18 @@
 import { sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import type { PublicConfig } from '../../shared/public-config';
+import type { Config } from '../env';
 import type { CoreDeps } from '../lib/deps';
 
 export const publicConfigSchema = z
   .object({ currency: z.string(), supportEmail: z.string() })
   .meta({ id: 'PublicConfig' });
+
+/** What GET /api/v1/config answers (and the pre-rendered pages carry, plugins/web.ts). */
+export function publicConfigOf(config: Pick<Config, 'CURRENCY' | 'SUPPORT_EMAIL'>): PublicConfig {
+  return { currency: config.CURRENCY, supportEmail: config.SUPPORT_EMAIL };
+}
 
 const healthSchema = z
   .object({ status: z.enum(['ok', 'degraded']), database: z.enum(['up', 'down']), uptimeSeconds: z.number() })
@@ -49,6 +56,6 @@ export const configRoutes: FastifyPluginAsyncZod<CoreDeps> = async (app, deps) =
         response: { 200: publicConfigSchema },
       },
     },
-    async () => ({ currency: deps.config.CURRENCY, supportEmail: deps.config.SUPPORT_EMAIL }),
+    async () => publicConfigOf(deps.config),
   );
 };

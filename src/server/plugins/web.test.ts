@@ -10,7 +10,9 @@ import { loadConfig } from '../env';
 
 const LANDING = `<!doctype html><html><body><div id="root"><h1>Buy, keep, spend and send gift cards</h1>${'<p>Giftmart</p>'.repeat(200)}</div></body></html>`;
 
-const FAQS = `<!doctype html><html><body><div id="root" data-prerendered="/faqs"><h1>Frequently asked questions</h1></div></body></html>`;
+const CONFIG = `<script type="application/json" id="public-config">{"currency":"NGN","supportEmail":"support@giftmart.ng"}</script>`;
+
+const FAQS = `<!doctype html><html><body><div id="root" data-prerendered="/faqs"><h1>Frequently asked questions</h1><p>Write to <a href="mailto:support@giftmart.ng">support@giftmart.ng</a>.</p>${'<p>Giftmart</p>'.repeat(100)}</div>${CONFIG}</body></html>`;
 
 let webRoot: string;
 let database: Database;
@@ -96,6 +98,45 @@ describe('serving the web app', () => {
     const terms = await app.inject({ url: '/terms' });
     expect(terms.statusCode).toBe(200);
     expect(terms.body).toBe('<!doctype html><div id="root"></div>');
+  });
+
+  it("writes a server's own support address and currency into the pre-rendered pages, compressed again", async () => {
+    const own = await buildApp({
+      config: loadConfig({
+        NODE_ENV: 'test',
+        DATA_DIR: 'data/test-vitest-app',
+        LOG_LEVEL: 'silent',
+        SUPPORT_EMAIL: "o'neil@help.giftmart.test",
+        CURRENCY: 'USD',
+      }),
+      db: database.db,
+      webRoot,
+      logger: false,
+    });
+    try {
+      const plain = await own.inject({ url: '/faqs' });
+      const brotli = await own.inject({ url: '/faqs', headers: { 'accept-encoding': 'br' } });
+      const gzip = await own.inject({ url: '/faqs', headers: { 'accept-encoding': 'gzip' } });
+      expect(brotli.headers['content-encoding']).toBe('br');
+      expect(gzip.headers['content-encoding']).toBe('gzip');
+      const expected = FAQS.replace(
+        CONFIG,
+        `<script type="application/json" id="public-config">{"currency":"USD","supportEmail":"o'neil@help.giftmart.test"}</script>`,
+      ).replaceAll('support@giftmart.ng', 'o&#39;neil@help.giftmart.test');
+      for (const body of [
+        plain.body,
+        brotliDecompressSync(brotli.rawPayload).toString(),
+        gunzipSync(gzip.rawPayload).toString(),
+      ]) {
+        expect(body).toBe(expected);
+      }
+      expect(plain.headers.etag).not.toBe((await app.inject({ url: '/faqs' })).headers.etag);
+      // The landing page has no address in it here: served as the build wrote it.
+      const landing = await own.inject({ url: '/', headers: { 'accept-encoding': 'br' } });
+      expect(brotliDecompressSync(landing.rawPayload).toString()).toBe(LANDING);
+    } finally {
+      await own.close();
+    }
   });
 
   it('answers other web routes with index.html, never cached (history fallback)', async () => {

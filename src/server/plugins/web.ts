@@ -2,7 +2,14 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { etagOf, sendPrepared, type PreparedBody } from '../lib/prepared-body';
+import {
+  DEFAULT_SUPPORT_EMAIL,
+  PUBLIC_CONFIG_ELEMENT_ID,
+  publicConfigScript,
+  type PublicConfig,
+} from '../../shared/public-config';
+import { escapeHtml } from '../lib/html';
+import { etagOf, prepareBody, sendPrepared, type PreparedBody } from '../lib/prepared-body';
 
 /**
  * The pages the build pre-rendered, by address (`/`, ADR 004, and the public pages, ADR 023), as
@@ -13,25 +20,49 @@ function readPrerenderedList(webRoot: string): Record<string, string> {
   return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>) : {};
 }
 
+const CONFIG_ELEMENT = new RegExp(
+  `<script type="application/json" id="${PUBLIC_CONFIG_ELEMENT_ID}">[^<]*</script>`,
+);
+
+/**
+ * A pre-rendered page with this server's public config. The build drew the pages with the defaults (the
+ * support address, and the config the app starts from), so that they read whole without JavaScript; a
+ * server configured otherwise writes its own over them.
+ */
+function withConfig(html: string, config: PublicConfig): string {
+  const address = escapeHtml(config.supportEmail);
+  return html
+    .replaceAll(DEFAULT_SUPPORT_EMAIL, () => address)
+    .replace(CONFIG_ELEMENT, () => publicConfigScript(config));
+}
+
 /**
  * A page the build pre-rendered (with the brotli and gzip copies the build wrote), read once at start: they
  * are first visits, so they are answered from memory, compressed ahead. Each is revalidated on every visit
- * (it names the hashed assets of the current build); a 304 costs nothing.
+ * (it names the hashed assets of the current build); a 304 costs nothing. A page this server's config
+ * changes is compressed again here, once.
  */
-function readPrepared(webRoot: string, name: string): PreparedBody | undefined {
+function readPrepared(webRoot: string, name: string, config: PublicConfig): PreparedBody | undefined {
   const file = path.join(webRoot, name);
   if (!existsSync(file)) return undefined;
   const body = readFileSync(file);
+  const html = body.toString('utf8');
+  const ours = withConfig(html, config);
+  if (ours !== html) return prepareBody(ours);
   const copy = (suffix: string) => (existsSync(file + suffix) ? readFileSync(file + suffix) : undefined);
   return { body, br: copy('.br'), gzip: copy('.gz'), etag: etagOf(body) };
 }
 
 /**
  * Serves the built web app: hashed assets cached for a year, HTML never cached, `/` and the public pages from
- * their pre-rendered HTML, and any other non-API GET answered with index.html so React Router can handle the path
+ * their pre-rendered HTML (with `config`, the server's public settings, written in), and any other non-API GET answered with index.html so React Router can handle the path
  * (history fallback). Unknown /api paths answer a JSON 404.
  */
-export async function registerWeb(app: FastifyInstance, webRoot: string | undefined): Promise<void> {
+export async function registerWeb(
+  app: FastifyInstance,
+  webRoot: string | undefined,
+  config: PublicConfig,
+): Promise<void> {
   const hasWeb = webRoot !== undefined && existsSync(path.join(webRoot, 'index.html'));
   if (hasWeb) {
     await app.register(fastifyStatic, {
@@ -47,7 +78,7 @@ export async function registerWeb(app: FastifyInstance, webRoot: string | undefi
   const prerendered = new Map<string, PreparedBody>();
   if (hasWeb) {
     for (const [pathname, name] of Object.entries(readPrerenderedList(webRoot))) {
-      const page = readPrepared(webRoot, name);
+      const page = readPrepared(webRoot, name, config);
       if (page) prerendered.set(pathname, page);
     }
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PRERENDERED_PAGES, renderPublicPages } from './public-pages-prerender';
+import { PRERENDERED_CONFIG_SCRIPT, PRERENDERED_PAGES, renderPublicPages } from './public-pages-prerender';
 import { prerenderedScreens } from './routes/public-routes';
 
 // What the build pre-renders for /faqs, /terms, /support and /select-account (scripts/prerender.mjs): readable without JavaScript.
@@ -25,6 +25,16 @@ describe('the pre-rendered public pages', () => {
     ] as const) {
       for (const text of texts) expect(pages[path], `${path}: ${text}`).toContain(text);
     }
+  });
+
+  it('show the support address as a link, not "loading", and carry the config the app starts from', () => {
+    for (const path of ['/faqs', '/terms', '/support']) {
+      expect(pages[path], path).toContain('href="mailto:support@giftmart.ng"');
+      expect(pages[path], path).not.toMatch(/loading/i);
+    }
+    expect(PRERENDERED_CONFIG_SCRIPT).toBe(
+      '<script type="application/json" id="public-config">{"currency":"NGN","supportEmail":"support@giftmart.ng"}</script>',
+    );
   });
 
   it('are the pages the app waits for before drawing over their HTML (one list each side, kept equal)', () => {

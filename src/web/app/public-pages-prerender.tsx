@@ -6,6 +6,9 @@ import SelectAccountPage from '../features/accounts/select-account-page';
 import FaqsPage from '../features/site/faqs-page';
 import PublicSupportPage from '../features/site/public-support-page';
 import TermsPage from '../features/site/terms-page';
+import { seedPublicConfig } from '../features/site/use-public-config';
+import { DEFAULT_CURRENCY } from '../../shared/money';
+import { DEFAULT_SUPPORT_EMAIL, publicConfigScript, type PublicConfig } from '../../shared/public-config';
 
 /**
  * The public pages whose HTML the build writes (besides the landing page), and the file each goes to. Not the
@@ -18,21 +21,32 @@ export const PRERENDERED_PAGES: { path: string; file: string; Page: ComponentTyp
   { path: '/select-account', file: 'select-account.html', Page: SelectAccountPage },
 ];
 
+/** The config the pages are drawn with: the server's defaults, which a server set otherwise writes over. */
+const BUILD_CONFIG: PublicConfig = { currency: DEFAULT_CURRENCY, supportEmail: DEFAULT_SUPPORT_EMAIL };
+
+/** The element that carries BUILD_CONFIG in each page, for the app to start from. */
+export const PRERENDERED_CONFIG_SCRIPT = publicConfigScript(BUILD_CONFIG);
+
 /**
- * Each page as React first draws it in the browser (the public config still loading), run by
- * scripts/prerender.mjs at build time (issue 14): the page reads without JavaScript, and the app, once loaded,
- * draws the same thing over it (src/web/main.tsx waits for the page's code first, so no spinner comes between).
+ * Each page as React draws it in the browser once the public config is known (the page carries it:
+ * PRERENDERED_CONFIG_SCRIPT), run by scripts/prerender.mjs at build time (issue 14): the page reads without
+ * JavaScript, support address included, and the app, once loaded, draws the same thing over it
+ * (src/web/main.tsx waits for the page's code first, so no spinner comes between).
  */
 export function renderPublicPages(): { path: string; file: string; html: string }[] {
-  return PRERENDERED_PAGES.map(({ path, file, Page }) => ({
-    path,
-    file,
-    html: renderToStaticMarkup(
-      <QueryClientProvider client={new QueryClient()}>
-        <StaticRouter location={path}>
-          <Page />
-        </StaticRouter>
-      </QueryClientProvider>,
-    ),
-  }));
+  return PRERENDERED_PAGES.map(({ path, file, Page }) => {
+    const client = new QueryClient();
+    seedPublicConfig(client, BUILD_CONFIG);
+    return {
+      path,
+      file,
+      html: renderToStaticMarkup(
+        <QueryClientProvider client={client}>
+          <StaticRouter location={path}>
+            <Page />
+          </StaticRouter>
+        </QueryClientProvider>,
+      ),
+    };
+  });
 }

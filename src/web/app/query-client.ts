@@ -1,4 +1,5 @@
 import { QueryClient } from '@tanstack/react-query';
+import { takePublicConfigFromPage } from '../features/site/use-public-config';
 import { ApiError, onUnauthorized } from '../lib/api';
 import { CACHE_TIME_MS, QUERY_RETRIES, RETRY_BASE_MS, RETRY_MAX_MS } from '../lib/constants';
 
@@ -23,3 +24,5 @@ export function createQueryClient(): QueryClient {
 /** One cache for the signed-in screens; a lost session empties it so no one sees the last account's data. */
 export const queryClient = createQueryClient();
 onUnauthorized(() => queryClient.clear());
+// A pre-rendered public page carries the server's public config: the app starts from it.
+if (typeof document !== 'undefined') takePublicConfigFromPage(queryClient, document);

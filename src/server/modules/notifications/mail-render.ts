@@ -1,4 +1,5 @@
 import type { MailContentColumn } from '../../db/schema/notifications';
+import { escapeHtml } from '../../lib/html';
 
 /** The brand as the web app draws it (src/web/index.css: brand-600, the wordmark's amber, slate text). */
 const BRAND = '#4f46e5';
@@ -13,16 +14,6 @@ export interface RenderedMail {
   subject: string;
   text: string;
   html: string;
-}
-
-/** Every value drawn into the HTML goes through this: a name like `<script>` arrives as text. */
-export function escapeHtml(value: string): string {
-  return value
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
 }
 
 /**

@@ -11,7 +11,8 @@ import { createTestApp, registerAndLogin, type TestApp } from '../../../../tests
 import { fundedBusiness } from '../../../../tests/fixtures/wallet';
 import { publicUrl } from '../../lib/public-url';
 import { applyTransferState } from '../wallet/withdrawals.service';
-import { absoluteLink, escapeHtml, renderMail } from './mail-render';
+import { escapeHtml } from '../../lib/html';
+import { absoluteLink, renderMail } from './mail-render';
 import {
   createMailTransport,
   MAIL_LEASE_MS,

@@ -3,9 +3,6 @@ import { ANCHORS, BREAKPOINTS } from '../../lib/constants';
 // The landing page's behaviour that needs no React: shared by the React page (the router's `/`, and the
 // source the build pre-renders) and the small script the pre-rendered page runs (src/web/landing.ts).
 
-/** The server's default support address (SUPPORT_EMAIL), shown until /api/v1/config answers or if it cannot. */
-export const FALLBACK_SUPPORT_EMAIL = 'support@giftmart.ng';
-
 export type Target = 'home' | keyof typeof ANCHORS | 'support';
 
 export const SECTION_IDS: Record<Target, string> = {
