@@ -29,7 +29,13 @@ export async function findDefaultBankAccount(
   return row;
 }
 
-export function toBankAccount(row: BankAccountRow) {
+/** What a withdrawal's answer and news show of its bank account. */
+export type BankAccountShown = Pick<
+  BankAccountRow,
+  'id' | 'bankCode' | 'bankName' | 'accountNumber' | 'accountName' | 'isDefault' | 'createdAt'
+>;
+
+export function toBankAccount(row: BankAccountShown) {
   return {
     id: row.id,
     bankCode: row.bankCode,

@@ -1,6 +1,7 @@
 import { and, eq, inArray, isNull, lte, sql, type SQL } from 'drizzle-orm';
 import { builtOnce, type DbOrTx } from '../../db/client';
 import { bankAccounts, transactionPins, withdrawals } from '../../db/schema/wallet';
+import type { BankAccountShown } from './wallet.repository';
 
 export type WithdrawalRow = typeof withdrawals.$inferSelect;
 
@@ -190,5 +191,84 @@ export async function callRequestWithdrawal(
     id: row.withdrawal_id,
     balance: row.balance === null ? null : BigInt(row.balance),
     createdAt: row.created_at === null ? null : new Date(row.created_at),
+  };
+}
+
+/** The call of `request_withdrawal_checked`, built once: the common withdrawal's one statement. */
+const checkedCall = builtOnce((db) =>
+  db
+    .select({
+      outcome: sql<WithdrawalCallOutcome | 'check'>`w.outcome`,
+      id: sql<string | null>`w.withdrawal_id`,
+      balance: sql<string | null>`w.balance`,
+      createdAt: sql<string | null>`w.created_at`,
+      bankId: sql<string | null>`w.bank_id`,
+      bankCode: sql<string>`w.bank_code`,
+      bankName: sql<string>`w.bank_name`,
+      accountNumber: sql<string>`w.account_number`,
+      accountName: sql<string>`w.account_name`,
+      isDefault: sql<boolean>`w.is_default`,
+      bankCreatedAt: sql<string>`w.bank_created_at`,
+    })
+    .from(
+      sql`request_withdrawal_checked(${sql.placeholder('businessId')}::uuid, ${sql.placeholder('currency')}::text,
+        ${sql.placeholder('bankAccountId')}::uuid, ${sql.placeholder('amount')}::bigint,
+        ${sql.placeholder('reference')}::text, ${sql.placeholder('idempotencyKey')}::text,
+        ${sql.placeholder('fingerprint')}::text, ${sql.placeholder('sameWithinSeconds')}::int,
+        ${sql.placeholder('pinHash')}::text, ${sql.placeholder('news')}::jsonb) AS w`,
+    )
+    .prepare('request_withdrawal_checked'),
+);
+
+/**
+ * The withdrawal with its checks in one call (0021_withdrawal_with_its_checks.sql): `check` when the app must
+ * decide (no live bank account, a PIN that is not plainly right); `replay` with no bank when the key was
+ * used before; otherwise request_withdrawal's outcome, with the bank account it used. `news` holds `{bank}`
+ * where the account goes.
+ */
+export async function callRequestWithdrawalChecked(
+  db: DbOrTx,
+  call: {
+    businessId: string;
+    currency: string;
+    bankAccountId: string | null;
+    amount: bigint;
+    reference: string;
+    idempotencyKey: string | null;
+    fingerprint: string;
+    sameWithinSeconds: number;
+    pinHash: string;
+    news: string;
+  },
+): Promise<{
+  outcome: WithdrawalCallOutcome | 'check';
+  id: string | null;
+  balance: bigint | null;
+  createdAt: Date | null;
+  bank: BankAccountShown | null;
+}> {
+  const [row] = await checkedCall(db).execute({
+    ...call,
+    amount: String(call.amount),
+    sameWithinSeconds: Math.trunc(call.sameWithinSeconds),
+  });
+  const r = row!;
+  return {
+    outcome: r.outcome,
+    id: r.id,
+    balance: r.balance === null ? null : BigInt(r.balance),
+    createdAt: r.createdAt === null ? null : new Date(r.createdAt),
+    bank:
+      r.bankId === null
+        ? null
+        : {
+            id: r.bankId,
+            bankCode: r.bankCode,
+            bankName: r.bankName,
+            accountNumber: r.accountNumber,
+            accountName: r.accountName,
+            isDefault: r.isDefault,
+            createdAt: new Date(r.bankCreatedAt),
+          },
   };
 }

@@ -12,9 +12,11 @@ import { openWallet } from './wallet.service';
 import { notificationRecords, notify } from '../notifications/notifications.service';
 import type { PayoutProvider, TransferState } from './payouts/payout-provider';
 import { assertPin } from './pin.service';
-import { hasPin, toBankAccount, type BankAccountRow } from './wallet.repository';
+import { hashPin } from './pin-hash';
+import { hasPin, toBankAccount, type BankAccountShown } from './wallet.repository';
 import {
   callRequestWithdrawal,
+  callRequestWithdrawalChecked,
   findKeyedWithdrawalAndBank,
   findWithdrawal,
   findWithdrawalByReference,
@@ -22,6 +24,7 @@ import {
   listWithdrawals,
   lockWithdrawal,
   updateWithdrawal,
+  type WithdrawalCallOutcome,
   type WithdrawalRow,
 } from './withdrawals.repository';
 
@@ -37,7 +40,7 @@ function toWithdrawal(
     WithdrawalRow,
     'id' | 'amount' | 'currency' | 'status' | 'reference' | 'failureReason' | 'createdAt' | 'completedAt'
   >,
-  bank: BankAccountRow,
+  bank: BankAccountShown,
 ): Withdrawal {
   return {
     id: row.id,
@@ -67,6 +70,10 @@ export interface WithdrawalRequest {
  * and a crash cannot lose it. With an Idempotency-Key, a retry gets the first answer and moves nothing.
  * Without one, `sameWithinSeconds` (the old client, which never sends a key) makes an identical request
  * (amount and bank account) within that many seconds of an earlier keyless one answer that one instead.
+ *
+ * Issue 14: the common case (a live bank account, a PIN typed right with no wrong tries before) is one
+ * statement, request_withdrawal_checked; it answers `check` for anything the app must decide, and the full
+ * path below decides it as before.
  */
 export async function requestWithdrawal(
   deps: WithdrawalDeps,
@@ -75,27 +82,41 @@ export async function requestWithdrawal(
   idempotencyKey?: string,
   sameWithinSeconds?: number,
 ): Promise<{ withdrawal: Withdrawal; replayed: boolean }> {
-  const fingerprint = `${input.amount}:${input.bankAccountId ?? 'default'}`;
+  const currency = deps.config.CURRENCY;
+  const request: Attempt = {
+    businessId,
+    currency,
+    amount: BigInt(input.amount),
+    reference: `WD-${randomBytes(10).toString('hex').toUpperCase()}`,
+    idempotencyKey: idempotencyKey ?? null,
+    fingerprint: `${input.amount}:${input.bankAccountId ?? 'default'}`,
+    // The old client, which sends no key: an identical request moments after answers the first one.
+    sameWithinSeconds: sameWithinSeconds ?? 0,
+  };
+  if (input.amount >= deps.config.WITHDRAWAL_MIN_MINOR) {
+    const result = await callRequestWithdrawalChecked(deps.db, {
+      ...request,
+      bankAccountId: input.bankAccountId ?? null,
+      pinHash: hashPin(deps.config.CODE_ENCRYPTION_KEY, businessId, input.pin),
+      news: withdrawalNews(request, BANK_MARK),
+    });
+    if (result.outcome === 'replay' && !result.bank) {
+      return { withdrawal: await replay(deps, result.id!, request.fingerprint), replayed: true };
+    }
+    const { outcome } = result;
+    if (outcome !== 'check') return answer(deps, request, { ...result, outcome }, result.bank!);
+  }
+
   const { keyedId, bank, pin } = await findKeyedWithdrawalAndBank(
     deps.db,
     businessId,
     idempotencyKey,
     input.bankAccountId,
   );
-  if (keyedId) return { withdrawal: await replay(deps, keyedId, fingerprint), replayed: true };
-  const currency = deps.config.CURRENCY;
+  if (keyedId) return { withdrawal: await replay(deps, keyedId, request.fingerprint), replayed: true };
   if (input.amount < deps.config.WITHDRAWAL_MIN_MINOR) {
-    throw new AppError(
-      'VALIDATION_FAILED',
-      `The smallest withdrawal is ${money(deps.config.WITHDRAWAL_MIN_MINOR, currency)}.`,
-      {
-        details: {
-          fieldErrors: {
-            amount: [`The smallest withdrawal is ${money(deps.config.WITHDRAWAL_MIN_MINOR, currency)}.`],
-          },
-        },
-      },
-    );
+    const words = `The smallest withdrawal is ${money(deps.config.WITHDRAWAL_MIN_MINOR, currency)}.`;
+    throw new AppError('VALIDATION_FAILED', words, { details: { fieldErrors: { amount: [words] } } });
   }
   if (!bank) {
     throw input.bankAccountId
@@ -103,38 +124,71 @@ export async function requestWithdrawal(
       : new AppError('BANK_ACCOUNT_REQUIRED', 'Add a default bank account before you withdraw.');
   }
   await assertPin(deps, businessId, input.pin, pin);
+  return answer(deps, request, await callWithBank(deps, request, bank), bank);
+}
 
-  const amount = BigInt(input.amount);
-  const reference = `WD-${randomBytes(10).toString('hex').toUpperCase()}`;
-  const call = () =>
-    callRequestWithdrawal(deps.db, {
-      businessId,
-      currency,
-      bankAccountId: bank.id,
-      amount,
-      reference,
-      idempotencyKey: idempotencyKey ?? null,
-      fingerprint,
-      // The old client, which sends no key: an identical request moments after answers the first one.
-      sameWithinSeconds: sameWithinSeconds ?? 0,
-      news: notificationRecords([
-        {
-          accountId: businessId,
-          kind: 'withdrawal_status',
-          title: 'Withdrawal requested',
-          body: `${money(amount, currency)} is on its way to ${bank.bankName} ••${bank.accountNumber.slice(-4)}.`,
-          link: '/dashboard/wallet',
-        },
-      ]),
-    });
-  let result = await call();
+/** A withdrawal as asked for, before the bank account and the PIN are known to be right. */
+interface Attempt {
+  businessId: string;
+  currency: string;
+  amount: bigint;
+  reference: string;
+  idempotencyKey: string | null;
+  fingerprint: string;
+  sameWithinSeconds: number;
+}
+
+/** Where the news names the bank account, filled in by request_withdrawal_checked (migration 0021). */
+const BANK_MARK = '{bank}';
+
+/** How the news names a bank account; request_withdrawal_checked writes it the same way. */
+function bankLabel(bank: BankAccountShown): string {
+  return `${bank.bankName} ••${bank.accountNumber.slice(-4)}`;
+}
+
+/** The owner's notification of a withdrawal, naming the bank account as `bank`. */
+function withdrawalNews(request: Attempt, bank: string): string {
+  return notificationRecords([
+    {
+      accountId: request.businessId,
+      kind: 'withdrawal_status',
+      title: 'Withdrawal requested',
+      body: `${money(request.amount, request.currency)} is on its way to ${bank}.`,
+      link: '/dashboard/wallet',
+    },
+  ]);
+}
+
+/** request_withdrawal once the app has checked the bank account and the PIN. */
+function callWithBank(deps: WithdrawalDeps, request: Attempt, bank: BankAccountShown) {
+  return callRequestWithdrawal(deps.db, {
+    ...request,
+    bankAccountId: bank.id,
+    news: withdrawalNews(request, bankLabel(bank)),
+  });
+}
+
+/** The answer to request_withdrawal's outcome (made its accounts first, if it had none). */
+async function answer(
+  deps: WithdrawalDeps,
+  request: Attempt,
+  first: {
+    outcome: WithdrawalCallOutcome;
+    id: string | null;
+    balance: bigint | null;
+    createdAt: Date | null;
+  },
+  bank: BankAccountShown,
+): Promise<{ withdrawal: Withdrawal; replayed: boolean }> {
+  let result = first;
   if (result.outcome === 'no_accounts') {
-    await openWithdrawalAccounts(deps.db, businessId, currency);
-    result = await call();
+    await openWithdrawalAccounts(deps.db, request.businessId, request.currency);
+    result = await callWithBank(deps, request, bank);
   }
   switch (result.outcome) {
     case 'written': {
       // What was written is the answer: no read back (issue 14).
+      const { amount, currency, reference } = request;
       const written = { id: result.id!, amount, currency, status: 'requested' as const, reference };
       return {
         withdrawal: toWithdrawal(
@@ -149,14 +203,14 @@ export async function requestWithdrawal(
     case 'insufficient':
       throw new AppError(
         'INSUFFICIENT_BALANCE',
-        `insufficient balance: you can withdraw at most ${money(result.balance!, currency)}.`,
+        `insufficient balance: you can withdraw at most ${money(result.balance!, request.currency)}.`,
         { details: { availableBalance: Number(result.balance!) } },
       );
     case 'same':
     case 'replay':
-      return { withdrawal: await replay(deps, result.id!, fingerprint), replayed: true };
+      return { withdrawal: await replay(deps, result.id!, request.fingerprint), replayed: true };
   }
-  throw new Error(`the ledger accounts of ${businessId}'s withdrawals are missing after being made`);
+  throw new Error(`the ledger accounts of ${request.businessId}'s withdrawals are missing after being made`);
 }
 
 /**

@@ -1,10 +1,12 @@
-import { createHmac } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, registerAndLogin, type TestApp } from '../../../../tests/fixtures/test-app';
 import { fundedBusiness as funded, TEST_PIN } from '../../../../tests/fixtures/wallet';
 import { createSandboxPayouts, SANDBOX_FAILING_ACCOUNT } from './payouts/sandbox-payouts';
-import { leaseDueWithdrawals } from './withdrawals.repository';
+import { formatMoney } from '../../../shared/money';
+import { hashPin } from './pin-hash';
+import { callRequestWithdrawalChecked, leaseDueWithdrawals } from './withdrawals.repository';
 import { processDueWithdrawals } from './withdrawals.service';
 
 let t: TestApp;
@@ -283,6 +285,110 @@ describe('POST /api/v1/withdrawals', () => {
       sql`SELECT count(*)::int AS n FROM journal_entries WHERE reference = ${`withdrawal:${id}:settled`}`,
     );
     expect(settled.rows[0]).toEqual({ n: 1 });
+  });
+});
+
+describe('the withdrawal in one statement (request_withdrawal_checked, migration 0021)', () => {
+  const call = (
+    business: { id: string },
+    options: { pin?: string; key?: string; bankAccountId?: string } = {},
+  ) =>
+    callRequestWithdrawalChecked(t.database.db, {
+      businessId: business.id,
+      currency: 'NGN',
+      bankAccountId: options.bankAccountId ?? null,
+      amount: 100_000n,
+      reference: `WD-TEST-${randomUUID()}`,
+      idempotencyKey: options.key ?? null,
+      fingerprint: '100000:default',
+      sameWithinSeconds: 0,
+      pinHash: hashPin(t.config.CODE_ENCRYPTION_KEY, business.id, options.pin ?? PIN),
+      news: JSON.stringify([
+        { account_id: business.id, kind: 'withdrawal_status', title: 'T', body: 'to {bank}.', link: null },
+      ]),
+    });
+  const news = async (business: { id: string }) =>
+    (
+      await t.database.db.execute<{ body: string }>(
+        sql`SELECT body FROM notifications WHERE account_id = ${business.id} AND kind = 'withdrawal_status'`,
+      )
+    ).rows.map((row) => row.body);
+  const accountNumber = async (bankId: string) =>
+    (
+      await t.database.db.execute<{ n: string }>(
+        sql`SELECT account_number AS n FROM bank_accounts WHERE id = ${bankId}`,
+      )
+    ).rows[0]!.n;
+
+  it('writes the withdrawal and its news, naming the bank account, when the PIN is plainly right', async () => {
+    const business = await fundedBusiness(500_000n);
+    await t.database.db.execute(
+      sql`UPDATE bank_accounts SET bank_name = ${'Bank "{bank}" \\ Ltd'} WHERE id = ${business.bankId!}`,
+    );
+    const result = await call(business);
+    expect(result).toMatchObject({ outcome: 'written', balance: 400_000n, bank: { id: business.bankId } });
+    const last4 = (await accountNumber(business.bankId!)).slice(-4);
+    expect(await news(business)).toEqual([`to Bank "{bank}" \\ Ltd ••${last4}.`]);
+    expect(await balance(business)).toBe(400_000);
+    // The named account, as the default.
+    expect(await call(business, { bankAccountId: business.bankId! })).toMatchObject({ outcome: 'written' });
+  });
+
+  it("answers 'check' and writes nothing for whatever the app must decide", async () => {
+    const business = await fundedBusiness(500_000n);
+    const noBank = await fundedBusiness(500_000n, { bank: false });
+    const noPin = await fundedBusiness(500_000n, { pin: false });
+    expect((await call(business, { pin: '9999' })).outcome).toBe('check');
+    expect((await call(business, { bankAccountId: randomUUID() })).outcome).toBe('check');
+    expect((await call(noBank)).outcome).toBe('check');
+    expect((await call(noPin)).outcome).toBe('check');
+    // A PIN with a wrong try before it: the app's check forgets the try; this function cannot.
+    await t.database.db.execute(
+      sql`UPDATE transaction_pins SET failed_attempts = 1 WHERE account_id = ${business.id}`,
+    );
+    expect((await call(business)).outcome).toBe('check');
+    await t.database.db.execute(
+      sql`UPDATE transaction_pins SET failed_attempts = 0, locked_until = now() - interval '1 minute' WHERE account_id = ${business.id}`,
+    );
+    expect((await call(business)).outcome).toBe('check');
+    await t.database.db.execute(
+      sql`UPDATE transaction_pins SET locked_until = NULL, reset_required_at = now() WHERE account_id = ${business.id}`,
+    );
+    expect((await call(business)).outcome).toBe('check');
+    for (const b of [business, noBank, noPin]) {
+      expect(await news(b)).toEqual([]);
+      expect(await balance(b)).toBe(500_000);
+    }
+  });
+
+  it("answers a key used before with 'replay' and the first withdrawal, before the PIN", async () => {
+    const business = await fundedBusiness(500_000n);
+    const key = randomUUID();
+    const first = await call(business, { key });
+    expect(first.outcome).toBe('written');
+    expect(await call(business, { key, pin: '9999' })).toMatchObject({
+      outcome: 'replay',
+      id: first.id,
+      bank: null,
+    });
+    expect(await balance(business)).toBe(400_000);
+  });
+
+  it('the API writes the same news either way: one statement, or the full path after a wrong try', async () => {
+    const business = await fundedBusiness(1_000_000n);
+    const withdraw = (pin: string, amount: number) =>
+      business.request({ method: 'POST', url: '/api/v1/withdrawals', payload: { amount, pin } });
+    expect((await withdraw(PIN, 100_000)).statusCode).toBe(201);
+    expect((await withdraw('9999', 200_000)).statusCode).toBe(403);
+    expect((await withdraw(PIN, 200_000)).statusCode).toBe(201);
+    const last4 = (await accountNumber(business.bankId!)).slice(-4);
+    expect((await news(business)).sort()).toEqual(
+      [100_000, 200_000].map(
+        (amount) =>
+          `${formatMoney({ amount, currency: 'NGN' })} is on its way to Guaranty Trust Bank ••${last4}.`,
+      ),
+    );
+    expect(await balance(business)).toBe(700_000);
   });
 });
 
