@@ -55,8 +55,9 @@ function readPrepared(webRoot: string, name: string, config: PublicConfig): Prep
 
 /**
  * Serves the built web app: hashed assets cached for a year, HTML never cached, `/` and the public pages from
- * their pre-rendered HTML (with `config`, the server's public settings, written in), and any other non-API GET answered with index.html so React Router can handle the path
- * (history fallback). Unknown /api paths answer a JSON 404.
+ * their pre-rendered HTML (with `config`, the server's public settings, written in), and any other non-API
+ * GET answered with index.html so React Router can handle the path (history fallback). Unknown /api paths
+ * answer a JSON 404.
  */
 export async function registerWeb(
   app: FastifyInstance,
