@@ -3,8 +3,9 @@
 -- request_withdrawal in a second. This function takes those reads into the call for the case that needs no
 -- decision of the app's: no earlier withdrawal under the key, a live bank account (the one named, or the
 -- default), and a PIN with no wrong tries, no lock, no block and a keyed hash equal to the one the app made
--- from the PIN typed. Anything else answers 'check', and the app takes its full path (which counts a wrong
--- PIN, reports a lock, rewrites an old hash, names the missing bank account), unchanged.
+-- from the PIN typed. Anything else answers 'check' with the bank account it read (if any), and the app
+-- decides from there (it counts a wrong PIN, reports a lock, rewrites an old hash, names the missing bank
+-- account), as it did after its own read.
 --
 -- The hashes are compared here with `=`, not in constant time: the app derives the hash from the PIN under a
 -- server key, so how much of it matches tells a guesser nothing about the PIN; and a wrong PIN goes on to the
@@ -68,8 +69,8 @@ BEGIN
     RETURN;
   END IF;
   IF v_bank IS NULL OR NOT v_pin_ok THEN
-    RETURN QUERY SELECT 'check'::text, NULL::uuid, NULL::bigint, NULL::timestamptz, NULL::uuid, NULL::text,
-      NULL::text, NULL::text, NULL::text, NULL::boolean, NULL::timestamptz;
+    RETURN QUERY SELECT 'check'::text, NULL::uuid, NULL::bigint, NULL::timestamptz, v_bank, v_bank_code,
+      v_bank_name, v_account_number, v_account_name, v_is_default, v_bank_created;
     RETURN;
   END IF;
   SELECT jsonb_agg(jsonb_set(n, '{body}',

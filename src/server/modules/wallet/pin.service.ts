@@ -14,15 +14,7 @@ import {
   type PinStatus,
 } from '../../../shared/wallet/pin';
 import { hashPin, isCurrentPinHash, verifyPin } from './pin-hash';
-import {
-  findPasswordHash,
-  findPin,
-  insertPin,
-  lockPin,
-  replacePinHash,
-  updatePin,
-  type PinRow,
-} from './pin.repository';
+import { findPasswordHash, findPin, insertPin, lockPin, replacePinHash, updatePin } from './pin.repository';
 
 /**
  * The business's transaction PIN (issue 5): never stored or logged in the clear, only as a keyed hash
@@ -128,18 +120,13 @@ function activeLock(row: { lockedUntil: Date | null }, now: Date): Date | null {
   return row.lockedUntil && row.lockedUntil > now ? row.lockedUntil : null;
 }
 
-async function checkPin(
-  deps: PinDeps,
-  businessId: string,
-  pin: string,
-  read?: PinRow | null,
-): Promise<Check> {
+async function checkPin(deps: PinDeps, businessId: string, pin: string): Promise<Check> {
   const secret = deps.config.CODE_ENCRYPTION_KEY;
   // Issue 14: the common case in one read and no transaction. A right PIN on a PIN with no wrong tries, no
   // lock and a current hash changes nothing, so it needs no lock; it is answered as if it came just before
   // any check running at the same time. Every other case (a wrong PIN above all) is decided under the lock.
-  // A caller that read the PIN with its own read passes it (`read`), so it is not read twice.
-  const seen = read === undefined ? await findPin(deps.db, businessId) : read;
+  // (A withdrawal makes this same check inside its one statement, migration 0021, and comes here otherwise.)
+  const seen = await findPin(deps.db, businessId);
   if (
     seen &&
     !seen.resetRequiredAt &&
@@ -206,13 +193,8 @@ async function checkPin(
  * It takes the database (deps.db), not a transaction, on purpose: the wrong-try count must be committed even
  * though the caller's request then fails. Call it before (outside) the transaction that moves the money.
  */
-export async function assertPin(
-  deps: PinDeps,
-  businessId: string,
-  pin: string,
-  read?: PinRow | null,
-): Promise<void> {
-  const result = await checkPin(deps, businessId, pin, read);
+export async function assertPin(deps: PinDeps, businessId: string, pin: string): Promise<void> {
+  const result = await checkPin(deps, businessId, pin);
   switch (result.kind) {
     case 'ok':
       return;

@@ -1,6 +1,6 @@
-import { and, eq, inArray, isNull, lte, sql, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, lte, sql } from 'drizzle-orm';
 import { builtOnce, type DbOrTx } from '../../db/client';
-import { bankAccounts, transactionPins, withdrawals } from '../../db/schema/wallet';
+import { bankAccounts, withdrawals } from '../../db/schema/wallet';
 import type { BankAccountShown } from './wallet.repository';
 
 export type WithdrawalRow = typeof withdrawals.$inferSelect;
@@ -102,53 +102,6 @@ const dueWithdrawalsLeased = builtOnce((db) =>
     .prepare('due_withdrawals_leased'),
 );
 
-/** The read of `findKeyedWithdrawalAndBank`, built once: for the named bank account, and for the default. */
-function keyedWithdrawalAndBankStatement(name: string, bank: SQL) {
-  return builtOnce((db) =>
-    db
-      .select({ keyedId: withdrawals.id, bank: bankAccounts, pin: transactionPins })
-      .from(sql`(SELECT 1) AS one`)
-      .leftJoin(
-        withdrawals,
-        // No key: `idempotency_key = NULL` matches no withdrawal.
-        and(
-          eq(withdrawals.businessId, sql.placeholder('businessId')),
-          eq(withdrawals.idempotencyKey, sql.placeholder('key')),
-        ),
-      )
-      .leftJoin(
-        bankAccounts,
-        and(eq(bankAccounts.businessId, sql.placeholder('businessId')), isNull(bankAccounts.removedAt), bank),
-      )
-      .leftJoin(transactionPins, eq(transactionPins.accountId, sql.placeholder('businessId')))
-      .prepare(name),
-  );
-}
-const withNamedBank = keyedWithdrawalAndBankStatement(
-  'keyed_withdrawal_and_named_bank',
-  eq(bankAccounts.id, sql.placeholder('bankAccountId')),
-);
-const withDefaultBank = keyedWithdrawalAndBankStatement(
-  'keyed_withdrawal_and_default_bank',
-  eq(bankAccounts.isDefault, true),
-);
-
-/**
- * Before a withdrawal, in one statement (issue 14): the withdrawal this business already made under `key`
- * (if any), the bank account it names (or its default), if live, and the business's PIN as it is now (the
- * PIN's check takes it instead of reading it again).
- */
-export async function findKeyedWithdrawalAndBank(
-  db: DbOrTx,
-  businessId: string,
-  key: string | undefined,
-  bankAccountId: string | undefined,
-) {
-  const statement = bankAccountId === undefined ? withDefaultBank(db) : withNamedBank(db);
-  const [row] = await statement.execute({ businessId, key: key ?? null, bankAccountId });
-  return { keyedId: row?.keyedId ?? null, bank: row?.bank ?? null, pin: row?.pin ?? null };
-}
-
 export type WithdrawalCallOutcome =
   'written' | 'no_accounts' | 'bank_gone' | 'same' | 'replay' | 'insufficient';
 
@@ -186,11 +139,21 @@ export async function callRequestWithdrawal(
       ${call.amount}::bigint, ${call.reference}::text, ${call.idempotencyKey}::text, ${call.fingerprint}::text,
       ${Math.trunc(call.sameWithinSeconds)}::int, ${call.news}::jsonb)`);
   const row = result.rows[0]!;
+  return callOutcome({ ...row, id: row.withdrawal_id, createdAt: row.created_at });
+}
+
+/** A withdrawal call's outcome with its values as the service reads them (the driver gives text). */
+function callOutcome<O extends string>(row: {
+  outcome: O;
+  id: string | null;
+  balance: string | null;
+  createdAt: string | null;
+}) {
   return {
     outcome: row.outcome,
-    id: row.withdrawal_id,
+    id: row.id,
     balance: row.balance === null ? null : BigInt(row.balance),
-    createdAt: row.created_at === null ? null : new Date(row.created_at),
+    createdAt: row.createdAt === null ? null : new Date(row.createdAt),
   };
 }
 
@@ -221,10 +184,10 @@ const checkedCall = builtOnce((db) =>
 );
 
 /**
- * The withdrawal with its checks in one call (0021_withdrawal_with_its_checks.sql): `check` when the app must
- * decide (no live bank account, a PIN that is not plainly right); `replay` with no bank when the key was
- * used before; otherwise request_withdrawal's outcome, with the bank account it used. `news` holds `{bank}`
- * where the account goes.
+ * The withdrawal with its checks in one call (0021_withdrawal_with_its_checks.sql): `replay` with no bank
+ * when the key was used before; `check`, with the live bank account it read (named, or the default) or none,
+ * when the app must decide (no such account, a PIN that is not plainly right); otherwise request_withdrawal's
+ * outcome, with the bank account it used. `news` holds `{bank}` where the account goes.
  */
 export async function callRequestWithdrawalChecked(
   db: DbOrTx,
@@ -254,10 +217,7 @@ export async function callRequestWithdrawalChecked(
   });
   const r = row!;
   return {
-    outcome: r.outcome,
-    id: r.id,
-    balance: r.balance === null ? null : BigInt(r.balance),
-    createdAt: r.createdAt === null ? null : new Date(r.createdAt),
+    ...callOutcome(r),
     bank:
       r.bankId === null
         ? null

@@ -17,7 +17,6 @@ import { hasPin, toBankAccount, type BankAccountShown } from './wallet.repositor
 import {
   callRequestWithdrawal,
   callRequestWithdrawalChecked,
-  findKeyedWithdrawalAndBank,
   findWithdrawal,
   findWithdrawalByReference,
   leaseDueWithdrawals,
@@ -71,9 +70,10 @@ export interface WithdrawalRequest {
  * Without one, `sameWithinSeconds` (the old client, which never sends a key) makes an identical request
  * (amount and bank account) within that many seconds of an earlier keyless one answer that one instead.
  *
- * Issue 14: the common case (a live bank account, a PIN typed right with no wrong tries before) is one
- * statement, request_withdrawal_checked; it answers `check` for anything the app must decide, and the full
- * path below decides it as before.
+ * Issue 14: one statement, request_withdrawal_checked, reads the key's first withdrawal, the bank account
+ * and the PIN, and in the common case (a live bank account, a PIN typed right with no wrong tries before)
+ * writes the withdrawal too. Otherwise it answers `check` with the bank account it read, and the service
+ * decides: the missing account, then the PIN (counted, locked), then request_withdrawal as before.
  */
 export async function requestWithdrawal(
   deps: WithdrawalDeps,
@@ -83,6 +83,10 @@ export async function requestWithdrawal(
   sameWithinSeconds?: number,
 ): Promise<{ withdrawal: Withdrawal; replayed: boolean }> {
   const currency = deps.config.CURRENCY;
+  if (input.amount < deps.config.WITHDRAWAL_MIN_MINOR) {
+    const words = `The smallest withdrawal is ${money(deps.config.WITHDRAWAL_MIN_MINOR, currency)}.`;
+    throw new AppError('VALIDATION_FAILED', words, { details: { fieldErrors: { amount: [words] } } });
+  }
   const request: Attempt = {
     businessId,
     currency,
@@ -93,37 +97,23 @@ export async function requestWithdrawal(
     // The old client, which sends no key: an identical request moments after answers the first one.
     sameWithinSeconds: sameWithinSeconds ?? 0,
   };
-  if (input.amount >= deps.config.WITHDRAWAL_MIN_MINOR) {
-    const result = await callRequestWithdrawalChecked(deps.db, {
-      ...request,
-      bankAccountId: input.bankAccountId ?? null,
-      pinHash: hashPin(deps.config.CODE_ENCRYPTION_KEY, businessId, input.pin),
-      news: withdrawalNews(request, BANK_MARK),
-    });
-    if (result.outcome === 'replay' && !result.bank) {
+  const result = await callRequestWithdrawalChecked(deps.db, {
+    ...request,
+    bankAccountId: input.bankAccountId ?? null,
+    pinHash: hashPin(deps.config.CODE_ENCRYPTION_KEY, businessId, input.pin),
+    news: withdrawalNews(request, BANK_MARK),
+  });
+  const { outcome, bank } = result;
+  if (!bank) {
+    if (outcome === 'replay') {
       return { withdrawal: await replay(deps, result.id!, request.fingerprint), replayed: true };
     }
-    const { outcome } = result;
-    if (outcome !== 'check') return answer(deps, request, { ...result, outcome }, result.bank!);
-  }
-
-  const { keyedId, bank, pin } = await findKeyedWithdrawalAndBank(
-    deps.db,
-    businessId,
-    idempotencyKey,
-    input.bankAccountId,
-  );
-  if (keyedId) return { withdrawal: await replay(deps, keyedId, request.fingerprint), replayed: true };
-  if (input.amount < deps.config.WITHDRAWAL_MIN_MINOR) {
-    const words = `The smallest withdrawal is ${money(deps.config.WITHDRAWAL_MIN_MINOR, currency)}.`;
-    throw new AppError('VALIDATION_FAILED', words, { details: { fieldErrors: { amount: [words] } } });
-  }
-  if (!bank) {
     throw input.bankAccountId
       ? notFound('That bank account')
       : new AppError('BANK_ACCOUNT_REQUIRED', 'Add a default bank account before you withdraw.');
   }
-  await assertPin(deps, businessId, input.pin, pin);
+  if (outcome !== 'check') return answer(deps, request, { ...result, outcome }, bank);
+  await assertPin(deps, businessId, input.pin);
   return answer(deps, request, await callWithBank(deps, request, bank), bank);
 }
 
