@@ -11,10 +11,7 @@ export function usePublicConfig() {
 
 /** Puts `config` in the cache as the API's answer (the build pre-renders the public pages with the defaults). */
 export function seedPublicConfig(client: QueryClient, config: PublicConfig): void {
-  client.setQueryData<PublicConfig>(publicConfigKey, {
-    currency: config.currency,
-    supportEmail: config.supportEmail,
-  });
+  client.setQueryData<PublicConfig>(publicConfigKey, config);
 }
 
 /**
