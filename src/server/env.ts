@@ -39,6 +39,12 @@ const envSchema = z.object({
    */
   DATABASE_POOL_SIZE: z.coerce.number().int().min(2).max(200).default(20),
   /**
+   * How many statements of one kind (redemptions, withdrawals, orders, sales) each instance runs at once;
+   * the requests that arrive meanwhile wait and go together in the next one (ADR 027). One made the most of
+   * two cores shared with PostgreSQL; a PostgreSQL with many more cores than app instances may want more.
+   */
+  DATABASE_BATCHES_IN_FLIGHT: z.coerce.number().int().min(1).max(32).default(1),
+  /**
    * Statements go to PostgreSQL as named prepared statements (db/statement-names.ts): off only for a pooler
    * that cannot keep them per connection.
    */

@@ -1,4 +1,5 @@
 import type { Config } from '../env';
+import { setBatchLimits } from '../lib/batch';
 import { connectDatabase, runMigrations, type Database } from './client';
 import { startEmbeddedPostgres } from './embedded';
 
@@ -30,6 +31,7 @@ export async function openDatabase(
     max: config.DATABASE_POOL_SIZE,
     preparedStatements: config.DATABASE_PREPARED_STATEMENTS,
   });
+  setBatchLimits(database.db, { maxInFlight: config.DATABASE_BATCHES_IN_FLIGHT });
   try {
     await runMigrations(database.db);
   } catch (error) {

@@ -1,0 +1,187 @@
+import { describe, expect, it } from 'vitest';
+import {
+  Batcher,
+  batchLimitsOf,
+  batcherPerOwner,
+  DEFAULT_BATCH_LIMITS,
+  lookupPerOwner,
+  setBatchLimits,
+  type BatchOptions,
+} from './batch';
+
+/** A run that waits until the test lets it finish, recording what it was given. */
+function heldRuns<I, O>(answer: (items: I[]) => O[] | Promise<O[]>) {
+  const runs: { items: I[]; finish: () => void }[] = [];
+  let inFlight = 0;
+  let mostInFlight = 0;
+  const run = async (items: I[]) => {
+    inFlight += 1;
+    mostInFlight = Math.max(mostInFlight, inFlight);
+    let finish!: () => void;
+    const finished = new Promise<void>((resolve) => (finish = resolve));
+    runs.push({ items, finish });
+    await finished;
+    inFlight -= 1;
+    return answer(items);
+  };
+  return { runs, run, mostInFlight: () => mostInFlight };
+}
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+function batcher<I, O>(options: Partial<BatchOptions<I, O>> & Pick<BatchOptions<I, O>, 'run'>) {
+  return new Batcher<I, O>({ maxSize: 64, maxInFlight: 1, keys: () => [], ...options });
+}
+
+/** An error as node-postgres reports PostgreSQL's refusal of a statement (drizzle keeps it as the cause). */
+function refused(code: string): Error {
+  return Object.assign(new Error('Failed query'), { cause: Object.assign(new Error('refused'), { code }) });
+}
+
+describe('Batcher', () => {
+  it('runs a lone item at once, and the items that arrive meanwhile together in the next run, each with its answer', async () => {
+    const held = heldRuns((items: number[]) => items.map((n) => n * 10));
+    const b = batcher({ run: held.run });
+    const first = b.submit(1);
+    await settle();
+    expect(held.runs.map((r) => r.items)).toEqual([[1]]);
+    const later = [b.submit(2), b.submit(3), b.submit(4)];
+    await settle();
+    expect(held.runs).toHaveLength(1);
+    expect(b.state).toEqual({ inFlight: 1, waiting: 3 });
+    held.runs[0]!.finish();
+    expect(await first).toBe(10);
+    await settle();
+    expect(held.runs.map((r) => r.items)).toEqual([[1], [2, 3, 4]]);
+    held.runs[1]!.finish();
+    expect(await Promise.all(later)).toEqual([20, 30, 40]);
+    expect(b.state).toEqual({ inFlight: 0, waiting: 0 });
+  });
+
+  it('never puts two items sharing a key in one run, nor beside a run holding it; the later one waits its turn', async () => {
+    const held = heldRuns((items: { id: string; card: string }[]) => items.map((i) => i.id));
+    const b = batcher({ run: held.run, keys: (i) => [i.card], maxInFlight: 2 });
+    const answers = [
+      b.submit({ id: 'a', card: 'x' }),
+      b.submit({ id: 'b', card: 'x' }),
+      b.submit({ id: 'c', card: 'y' }),
+      b.submit({ id: 'd', card: 'x' }),
+    ];
+    await settle();
+    // a runs alone at once; b must wait for a (card x), c does not and takes the second run.
+    expect(held.runs.map((r) => r.items.map((i) => i.id))).toEqual([['a'], ['c']]);
+    held.runs[1]!.finish();
+    await settle();
+    // A run is free, but b and d both wait for card x.
+    expect(held.runs).toHaveLength(2);
+    held.runs[0]!.finish();
+    await settle();
+    expect(held.runs.map((r) => r.items.map((i) => i.id))).toEqual([['a'], ['c'], ['b']]);
+    held.runs[2]!.finish();
+    await settle();
+    expect(held.runs.map((r) => r.items.map((i) => i.id))).toEqual([['a'], ['c'], ['b'], ['d']]);
+    held.runs[3]!.finish();
+    expect(await Promise.all(answers)).toEqual(['a', 'b', 'c', 'd']);
+  });
+
+  it('keeps to maxSize items a run and maxInFlight runs at once', async () => {
+    const held = heldRuns((items: number[]) => items);
+    const b = batcher({ run: held.run, maxSize: 3, maxInFlight: 2 });
+    const answers = Array.from({ length: 10 }, (_, i) => b.submit(i));
+    await settle();
+    expect(held.runs.map((r) => r.items)).toEqual([[0], [1]]);
+    while (held.runs.some((r) => r.items.length > 0)) {
+      const open = held.runs.filter((r) => r.items.length > 0);
+      for (const r of open) {
+        r.finish();
+        r.items = [];
+      }
+      await settle();
+    }
+    expect(await Promise.all(answers)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    expect(held.mostInFlight()).toBe(2);
+  });
+
+  it('when PostgreSQL refuses a run, runs each item alone: only the one that fails gets the error', async () => {
+    const runs: number[][] = [];
+    const b = batcher<number, number>({
+      maxInFlight: 1,
+      run: async (items) => {
+        runs.push(items);
+        if (items.includes(13)) throw refused('23505');
+        return items.map((n) => n + 1);
+      },
+    });
+    const gate = b.submit(0);
+    const answers = [12, 13, 14].map((n) => b.submit(n).then((v) => ({ v }), (e: Error) => ({ e })));
+    await gate;
+    const settled = await Promise.all(answers);
+    expect(settled[0]).toEqual({ v: 13 });
+    expect((settled[1] as { e: { cause: { code: string } } }).e.cause.code).toBe('23505');
+    expect(settled[2]).toEqual({ v: 15 });
+    expect(runs).toEqual([[0], [12, 13, 14], [12], [13], [14]]);
+  });
+
+  it('when a run fails without PostgreSQL’s word (it may have committed), every item gets the error and none runs again', async () => {
+    const runs: number[][] = [];
+    const b = batcher<number, number>({
+      run: async (items) => {
+        runs.push(items);
+        if (items.length > 1) throw new Error('Connection terminated unexpectedly');
+        return items;
+      },
+    });
+    const gate = b.submit(0);
+    const answers = [1, 2, 3].map((n) => b.submit(n).catch((e: Error) => e.message));
+    await gate;
+    expect(await Promise.all(answers)).toEqual(Array(3).fill('Connection terminated unexpectedly'));
+    expect(runs).toEqual([[0], [1, 2, 3]]);
+  });
+
+  it('refuses a run that answers for fewer items than it was given', async () => {
+    const b = batcher<number, number>({ run: async (items) => items.slice(1) });
+    await expect(b.submit(1)).rejects.toThrow('a batch of 1 answered 0 results');
+  });
+});
+
+describe('lookupPerOwner', () => {
+  it('reads the keys asked for meanwhile in one read, each key once, and answers undefined for a missing one', async () => {
+    const reads: string[][] = [];
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const find = lookupPerOwner<object, string, number>(async (_owner, keys) => {
+      reads.push(keys);
+      if (reads.length === 1) await held;
+      return new Map(keys.filter((k) => k !== 'none').map((k) => [k, k.length]));
+    });
+    const owner = {};
+    const first = find(owner, 'a');
+    const rest = [find(owner, 'bb'), find(owner, 'bb'), find(owner, 'none'), find(owner, 'ccc')];
+    release();
+    expect(await first).toBe(1);
+    expect(await Promise.all(rest)).toEqual([2, 2, undefined, 3]);
+    expect(reads).toEqual([['a'], ['bb', 'none', 'ccc']]);
+    // Another owner (another pool) has its own reads.
+    expect(await find({}, 'dddd')).toBe(4);
+    expect(reads).toHaveLength(3);
+  });
+});
+
+describe('batch limits per owner', () => {
+  it('uses the limits set for an owner, and the defaults for any other', async () => {
+    const owner = {};
+    setBatchLimits(owner, { maxInFlight: 4 });
+    expect(batchLimitsOf(owner)).toEqual({ maxSize: DEFAULT_BATCH_LIMITS.maxSize, maxInFlight: 4 });
+    expect(batchLimitsOf({})).toEqual(DEFAULT_BATCH_LIMITS);
+    const held = heldRuns((items: number[]) => items);
+    const batchers = batcherPerOwner<object, number, number>(() => ({ keys: () => [], run: held.run }));
+    expect(batchers(owner)).toBe(batchers(owner));
+    const answers = Array.from({ length: 6 }, (_, i) => batchers(owner).submit(i));
+    await settle();
+    expect(held.runs.map((r) => r.items)).toEqual([[0], [1], [2], [3]]);
+    for (const r of held.runs) r.finish();
+    await settle();
+    for (const r of held.runs.slice(4)) r.finish();
+    expect(await Promise.all(answers)).toEqual([0, 1, 2, 3, 4, 5]);
+  });
+});

@@ -1,0 +1,176 @@
+/**
+ * Issue 14 (ADR 027): many callers' writes in few statements. Each caller submits one item and gets its own
+ * answer; the items waiting while `maxInFlight` runs are in flight go together in the next run, one
+ * statement and one commit for all of them, so a busy instance pays a statement's fixed costs (round trip,
+ * executor start, commit, WAL flush, the NOTIFY lock) once per batch instead of once per item. A caller
+ * alone waits for nothing: with a run free, its item goes at once, by itself.
+ *
+ * Items that share a key (a card, an Idempotency-Key) never share a run, nor run beside one holding that
+ * key: one statement cannot change a row twice, and the second must see what the first wrote. Such an item
+ * waits for the next run, in the order it came.
+ *
+ * When PostgreSQL refuses a run of several items (an error with a SQLSTATE: the statement, and with it the
+ * run's transaction, rolled back), each item runs again by itself, so an error is the answer of the item
+ * that caused it and of no other (and a deadlock with another instance's run is retried once, alone). Any
+ * other failure (the connection lost) may have come after the commit, so it is every item's answer, as it
+ * would have been the answer of each one's own statement: nothing is run twice.
+ */
+export interface BatchOptions<I, O> {
+  /** Runs the items in one statement; answers one result per item, in the items' order. */
+  run(items: I[]): Promise<O[]>;
+  /** Keys no two items of one run may share. */
+  keys(item: I): readonly string[];
+  /** The most items in one run. */
+  maxSize: number;
+  /** The most runs in flight at once (each holds one pooled connection while it runs). */
+  maxInFlight: number;
+}
+
+/** How large a batch may be, and how many of one kind may run at once. */
+export type BatchLimits = Pick<BatchOptions<unknown, unknown>, 'maxSize' | 'maxInFlight'>;
+
+/**
+ * The limits when none were set for an owner: 64 items a statement, and one statement of each kind in flight
+ * per instance (ADR 027: on two cores shared with PostgreSQL, one in flight made the largest batches and the
+ * most of each kind per second; `DATABASE_BATCHES_IN_FLIGHT` raises it).
+ */
+export const DEFAULT_BATCH_LIMITS: BatchLimits = { maxSize: 64, maxInFlight: 1 };
+
+const limitsByOwner = new WeakMap<object, BatchLimits>();
+
+/** Sets the limits of the batches made for an owner (a database handle) from now on. */
+export function setBatchLimits(owner: object, limits: Partial<BatchLimits>): void {
+  limitsByOwner.set(owner, { ...DEFAULT_BATCH_LIMITS, ...limits });
+}
+
+export function batchLimitsOf(owner: object): BatchLimits {
+  return limitsByOwner.get(owner) ?? DEFAULT_BATCH_LIMITS;
+}
+
+interface Waiting<I, O> {
+  item: I;
+  keys: readonly string[];
+  resolve(value: O): void;
+  reject(error: unknown): void;
+}
+
+export class Batcher<I, O> {
+  private readonly waiting: Waiting<I, O>[] = [];
+  private readonly busyKeys = new Set<string>();
+  private inFlight = 0;
+
+  constructor(private readonly options: BatchOptions<I, O>) {}
+
+  /** How many runs are in flight and how many items wait (for tests and the bench). */
+  get state(): { inFlight: number; waiting: number } {
+    return { inFlight: this.inFlight, waiting: this.waiting.length };
+  }
+
+  submit(item: I): Promise<O> {
+    return new Promise<O>((resolve, reject) => {
+      this.waiting.push({ item, keys: this.options.keys(item), resolve, reject });
+      this.pump();
+    });
+  }
+
+  private pump(): void {
+    while (this.inFlight < this.options.maxInFlight && this.waiting.length > 0) {
+      const batch = this.take();
+      if (batch.length === 0) return;
+      this.inFlight += 1;
+      void this.runBatch(batch).finally(() => {
+        this.inFlight -= 1;
+        for (const w of batch) for (const key of w.keys) this.busyKeys.delete(key);
+        this.pump();
+      });
+    }
+  }
+
+  /** The waiting items that may run now, oldest first, none sharing a key with another or with a run. */
+  private take(): Waiting<I, O>[] {
+    const batch: Waiting<I, O>[] = [];
+    for (let i = 0; i < this.waiting.length && batch.length < this.options.maxSize;) {
+      const w = this.waiting[i]!;
+      if (w.keys.some((key) => this.busyKeys.has(key))) {
+        i += 1;
+        continue;
+      }
+      for (const key of w.keys) this.busyKeys.add(key);
+      batch.push(w);
+      this.waiting.splice(i, 1);
+    }
+    return batch;
+  }
+
+  private async runBatch(batch: Waiting<I, O>[]): Promise<void> {
+    try {
+      const results = await this.options.run(batch.map((w) => w.item));
+      if (results.length !== batch.length) {
+        throw new Error(`a batch of ${batch.length} answered ${results.length} results`);
+      }
+      batch.forEach((w, i) => w.resolve(results[i]!));
+    } catch (error) {
+      if (batch.length === 1 || !rolledBack(error)) {
+        for (const w of batch) w.reject(error);
+        return;
+      }
+      // Each alone, so that only the item that failed fails; one after the other, on this run's turn.
+      for (const w of batch) {
+        try {
+          const [result] = await this.options.run([w.item]);
+          w.resolve(result!);
+        } catch (alone) {
+          w.reject(alone);
+        }
+      }
+    }
+  }
+}
+
+/** A refusal PostgreSQL reported for the statement (drizzle keeps node-postgres's error as the cause). */
+function rolledBack(error: unknown): boolean {
+  const cause = (error as { cause?: unknown }).cause ?? error;
+  const code = (cause as { code?: unknown }).code;
+  return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code);
+}
+
+/**
+ * One value per owner (an object: a database handle), made on first use and dropped with its owner: the app
+ * and each test's app have their own pool, and a batch must go to the pool its callers use.
+ */
+export function perOwner<Owner extends object, V>(make: (owner: Owner) => V): (owner: Owner) => V {
+  const byOwner = new WeakMap<Owner, V>();
+  return (owner) => {
+    let value = byOwner.get(owner);
+    if (value === undefined) {
+      value = make(owner);
+      byOwner.set(owner, value);
+    }
+    return value;
+  };
+}
+
+/** One Batcher per owner (see `perOwner`), with the owner's limits (`setBatchLimits`). */
+export function batcherPerOwner<Owner extends object, I, O>(
+  make: (owner: Owner) => Omit<BatchOptions<I, O>, keyof BatchLimits>,
+): (owner: Owner) => Batcher<I, O> {
+  return perOwner((owner) => new Batcher({ ...batchLimitsOf(owner), ...make(owner) }));
+}
+
+/**
+ * Reads by key from many callers in few statements (see `Batcher`): the keys asked for while `maxInFlight`
+ * reads are in flight are read together, each key once, and every caller gets its key's value (undefined
+ * when there is none).
+ */
+export function lookupPerOwner<Owner extends object, K, V>(
+  read: (owner: Owner, keys: K[]) => Promise<Map<K, V>>,
+): (owner: Owner, key: K) => Promise<V | undefined> {
+  const batchers = batcherPerOwner<Owner, K, V | undefined>((owner) => ({
+    keys: () => [],
+    run: async (keys) => {
+      const found = await read(owner, [...new Set(keys)]);
+      return keys.map((key) => found.get(key));
+    },
+  }));
+  return (owner, key) => batchers(owner).submit(key);
+}
