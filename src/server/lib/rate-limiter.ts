@@ -1,4 +1,4 @@
-import { sql, type Placeholder } from 'drizzle-orm';
+import { sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../db/client';
 import { AppError } from './app-error';
 
@@ -20,32 +20,51 @@ export type Counted = {
 
 /**
  * The limits as the counting statement takes them (its one parameter, a JSON array), with each one's budget
- * (`max`) for a statement that goes on only when none is over it.
+ * (`max`) for a statement that goes on only when none is over it. `n` numbers the request that spends the
+ * try, for a statement that counts the tries of many requests at once (ADR 027); one request is `n` 0.
  */
-export function triesOf(limits: Limit[]): string {
+export function triesOf(limits: Limit[], n = 0): string {
+  return JSON.stringify(triesList(limits, n));
+}
+
+/** `triesOf` for many requests, numbered 0, 1, … in the order given. */
+export function batchTriesOf(limitsPerRequest: Limit[][]): string {
+  return JSON.stringify(limitsPerRequest.flatMap((limits, n) => triesList(limits, n)));
+}
+
+function triesList(limits: Limit[], n: number) {
   const keys = limits.map((l) => l.key);
   if (new Set(keys).size !== keys.length) throw new Error('a limit key appears twice in one consume');
-  return JSON.stringify(
-    limits.map((l) => ({ key: l.key, window_seconds: Math.trunc(l.windowSeconds), max: l.max })),
-  );
+  return limits.map((l) => ({ n, key: l.key, window_seconds: Math.trunc(l.windowSeconds), max: l.max }));
 }
 
 /**
- * The counting of `consume` as the body of a CTE (returning key, hits, retry), for a statement that spends the
- * tries and reads what the request needs at once (issue 14: one round trip fewer). `tries` is `triesOf`'s
- * JSON, as a value or as the placeholder of a statement built once. The rows are taken in key order, so two
- * requests sharing keys can never lock them in opposite orders.
+ * The counting of `consume` as the bodies of two CTEs, to be named `counted_keys` and `counted` (n, key, max,
+ * hits, retry: each try's count as if the requests had come one after the other in the order of `n`), for a
+ * statement that spends the tries and reads what the request needs at once (issue 14: one round trip fewer).
+ * `tries` is `triesOf`'s JSON, as a value or as the placeholder of a statement built once. Each key's row is
+ * written once, with all of its tries (a statement cannot change a row twice), and the rows are taken in key
+ * order, so two statements sharing keys can never lock them in opposite orders.
  */
-export function countTriesOf(tries: string | Placeholder) {
-  return sql`
-    INSERT INTO rate_limits (key, hits, reset_at)
-    SELECT l.key, 1, now() + make_interval(secs => l.window_seconds)
-      FROM jsonb_to_recordset(${tries}::jsonb) AS l(key text, window_seconds int)
-     ORDER BY l.key
-    ON CONFLICT (key) DO UPDATE SET
-      hits = CASE WHEN rate_limits.reset_at <= now() THEN 1 ELSE rate_limits.hits + 1 END,
-      reset_at = CASE WHEN rate_limits.reset_at <= now() THEN EXCLUDED.reset_at ELSE rate_limits.reset_at END
-    RETURNING key, hits, ceil(extract(epoch FROM reset_at - now()))::int AS retry`;
+export function countTriesOf(tries: string | Placeholder): { countedKeys: SQL; counted: SQL } {
+  return {
+    countedKeys: sql`
+      INSERT INTO rate_limits (key, hits, reset_at)
+      SELECT l.key, count(*), now() + make_interval(secs => min(l.window_seconds))
+        FROM jsonb_to_recordset(${tries}::jsonb) AS l(key text, window_seconds int)
+       GROUP BY l.key
+       ORDER BY l.key
+      ON CONFLICT (key) DO UPDATE SET
+        hits = CASE WHEN rate_limits.reset_at <= now() THEN EXCLUDED.hits ELSE rate_limits.hits + EXCLUDED.hits END,
+        reset_at = CASE WHEN rate_limits.reset_at <= now() THEN EXCLUDED.reset_at ELSE rate_limits.reset_at END
+      RETURNING key, hits, ceil(extract(epoch FROM reset_at - now()))::int AS retry`,
+    counted: sql`
+      SELECT l.n, l.key, l.max, c.retry,
+             (c.hits - count(*) OVER (PARTITION BY l.key)
+                     + row_number() OVER (PARTITION BY l.key ORDER BY l.n))::int AS hits
+        FROM jsonb_to_recordset(${tries}::jsonb) AS l(n int, key text, max int)
+        JOIN counted_keys c ON c.key = l.key`,
+  };
 }
 
 /** Refuses (429, with when to try again) when any limit is now over its budget. */
@@ -66,7 +85,10 @@ export function refuseOverBudget(limits: Limit[], counted: Counted[], message: s
  */
 export async function consume(db: DbOrTx, limits: Limit[], message: string): Promise<void> {
   if (limits.length === 0) return;
-  const result = await db.execute<Counted>(countTriesOf(triesOf(limits)));
+  const { countedKeys, counted } = countTriesOf(triesOf(limits));
+  const result = await db.execute<Counted>(
+    sql`WITH counted_keys AS (${countedKeys}), counted AS (${counted}) SELECT key, hits, retry FROM counted`,
+  );
   refuseOverBudget(limits, result.rows, message);
 }
 

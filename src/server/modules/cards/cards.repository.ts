@@ -11,19 +11,17 @@ import {
   sql,
   type SQL,
 } from 'drizzle-orm';
+import { PgTransaction } from 'drizzle-orm/pg-core';
 import { builtOnce, type DbOrTx } from '../../db/client';
 import { accounts } from '../../db/schema/accounts';
 import { giftCards } from '../../db/schema/catalogue';
 import { cardActivities, cardNews, purchasedCards } from '../../db/schema/cards';
 import { orders } from '../../db/schema/orders';
-import { countTriesOf, type Counted } from '../../lib/rate-limiter';
+import { batcherPerOwner } from '../../lib/batch';
+import { batchTriesOf, countTriesOf, type Counted, type Limit } from '../../lib/rate-limiter';
 
-/**
- * A new card and its first activity (`issue`, the whole value) as CTEs (`issued_card`, `issued_activity`) of
- * the statement that completes its sale (issue 14: the sale's writes in one round trip). The activity's
- * triggers (running balance; balance = sum of activities at commit) check the pair as they check any other.
- */
-export function issuedCardCtes(card: {
+/** A card to issue, as `issuedCardCtes` writes it. */
+export interface CardToIssue {
   id: string;
   ownerId: string;
   giftCardId: string;
@@ -33,15 +31,30 @@ export function issuedCardCtes(card: {
   currency: string;
   code: { hash: string; ciphertext: string; last4: string };
   validityMonths: number | null;
-}): SQL {
+}
+
+/**
+ * New cards and their first activities (`issue`, the whole value) as CTEs (`issued_card`, `issued_activity`)
+ * of the statement that completes their sales (issue 14: the sale's writes in one round trip; many sales at
+ * once, ADR 027, the values as arrays). The activities' triggers (running balance; balance = sum of
+ * activities at commit) check each pair as they check any other.
+ */
+export function issuedCardCtes(cards: CardToIssue[]): SQL {
+  const column = <T>(pick: (card: CardToIssue) => T) => sql.param(cards.map(pick));
   return sql`
     issued_card AS (
       INSERT INTO ${purchasedCards} (id, owner_id, gift_card_id, business_id, order_id, initial_value, balance,
                                      currency, code_hash, code_ciphertext, code_last4, expires_at)
-      VALUES (${card.id}::uuid, ${card.ownerId}::uuid, ${card.giftCardId}::uuid, ${card.businessId}::uuid,
-              ${card.orderId}::uuid, ${card.amount}::bigint, ${card.amount}::bigint, ${card.currency}::text,
-              ${card.code.hash}::text, ${card.code.ciphertext}::text, ${card.code.last4}::text,
-              now() + make_interval(months => ${card.validityMonths}::int))
+      SELECT c.id, c.owner_id, c.gift_card_id, c.business_id, c.order_id, c.amount, c.amount, c.currency,
+             c.code_hash, c.code_ciphertext, c.code_last4, now() + make_interval(months => c.validity_months)
+        FROM unnest(${column((c) => c.id)}::uuid[], ${column((c) => c.ownerId)}::uuid[],
+                    ${column((c) => c.giftCardId)}::uuid[], ${column((c) => c.businessId)}::uuid[],
+                    ${column((c) => c.orderId)}::uuid[], ${column((c) => c.amount.toString())}::bigint[],
+                    ${column((c) => c.currency)}::text[], ${column((c) => c.code.hash)}::text[],
+                    ${column((c) => c.code.ciphertext)}::text[], ${column((c) => c.code.last4)}::text[],
+                    ${column((c) => c.validityMonths)}::int[])
+             AS c(id, owner_id, gift_card_id, business_id, order_id, amount, currency, code_hash,
+                  code_ciphertext, code_last4, validity_months)
       RETURNING id, balance),
     issued_activity AS (
       INSERT INTO ${cardActivities} (purchased_card_id, kind, amount, balance_after, created_at)
@@ -102,39 +115,47 @@ export async function findCardAndKeyedActivity(
 }
 
 /**
- * A redemption in one statement (issue 14), built once: spends the look-up limits' tries (`tries`, the
- * rate-limiter's `triesOf`), and only when none is over its budget, the code's card belongs to `actorId`, is
- * active, has not expired and holds `amount` (null: all of it), locks the card and writes the redemption and
- * its new balance (and `redeemed` at 0); a `key` this actor already used writes nothing (its unique index). The lock re-reads a card that
- * another till changed meanwhile and checks it again, so parallel spends of one card are written one after
- * the other without a second round trip. The database's checks (running balance; balance = sum at commit)
- * run as for any other activity. Answers the tries counted and what was written, with the card's fields the
- * receipt shows (null when nothing was: the caller reads the card to say why). Only those few columns come
- * back (ninth session: the card's and a keyed activity's whole rows, for the rare refusal, were a tenth of
- * the app's CPU per redemption in node-postgres' and drizzle's handling of their 35 columns).
+ * Redemptions in one statement (issue 14), built once, for one till or for many at once (ADR 027: the spends
+ * waiting while others run go together, see `spendCardByCode`). For each spend `n`: spends the look-up
+ * limits' tries (`tries`, the rate-limiter's `batchTriesOf`), and only when none of its own is over its
+ * budget, the code's card belongs to its `actorId`, is active, has not expired and holds its `amount` (null:
+ * all of it), locks the card and writes the redemption and its new balance (and `redeemed` at 0); a `key`
+ * this actor already used writes nothing (its unique index). The lock re-reads a card that another till
+ * changed meanwhile and checks it again, so parallel spends of one card are written one after the other
+ * without a second round trip. The cards are locked in the order of their ids, after every rate-limit row,
+ * so two such statements cannot wait on each other in a circle. No two spends of one statement share a card
+ * or an Idempotency-Key (the batcher keeps them apart); they may share a rate limit, whose tries are counted
+ * in the order of `n`. The database's checks (running balance; balance = sum at commit) run as for any other
+ * activity. Answers, in the order of `n`, each spend's tries counted and what was written, with the card's
+ * fields the receipt shows (null when nothing was: the caller reads the card to say why). Only those few
+ * columns come back (ninth session: the card's and a keyed activity's whole rows, for the rare refusal, were
+ * a tenth of the app's CPU per redemption in node-postgres' and drizzle's handling of their 35 columns).
  */
 const spendByCode = builtOnce((db) => {
   const p = (name: string) => sql.placeholder(name);
-  const counted = db
-    .$with('counted', { key: sql<string>`key`, hits: sql<number>`hits`, retry: sql<number>`retry` })
-    .as(countTriesOf(p('tries')));
+  const spends = db.$with('spends', { n: sql<number>`n` }).as(sql`
+    SELECT (r.n - 1)::int AS n, r.code_hash, r.actor_id, r.key, r.amount, r.reference, r.request_hash
+      FROM unnest(${p('codeHashes')}::text[], ${p('actorIds')}::uuid[], ${p('keys')}::text[],
+                  ${p('amounts')}::bigint[], ${p('references')}::text[], ${p('requestHashes')}::text[])
+           WITH ORDINALITY AS r(code_hash, actor_id, key, amount, reference, request_hash, n)`);
+  const tries = countTriesOf(p('tries'));
+  const countedKeys = db.$with('counted_keys', { key: sql<string>`key` }).as(tries.countedKeys);
+  const counted = db.$with('counted', { n: sql<number>`n` }).as(tries.counted);
   const spendable = db.$with('spendable', { id: sql<string>`id` }).as(sql`
-    SELECT c.id, c.balance, coalesce(${p('amount')}::bigint, c.balance) AS amount, c.currency, c.code_last4,
-           c.status
-      FROM ${purchasedCards} c
-     WHERE c.code_hash = ${p('codeHash')}::text AND c.business_id = ${p('actorId')}::uuid
+    SELECT r.n, c.id, c.balance, coalesce(r.amount, c.balance) AS amount, c.currency, c.code_last4, c.status
+      FROM spends r JOIN ${purchasedCards} c ON c.code_hash = r.code_hash
+     WHERE c.business_id = r.actor_id
        AND c.status = 'active' AND (c.expires_at IS NULL OR c.expires_at > now())
-       AND coalesce(${p('amount')}::bigint, c.balance) <= c.balance
-       AND NOT EXISTS (SELECT 1 FROM counted t
-                         JOIN jsonb_to_recordset(${p('tries')}::jsonb) AS l(key text, max int) ON l.key = t.key
-                        WHERE t.hits > l.max)
+       AND coalesce(r.amount, c.balance) <= c.balance
+       AND NOT EXISTS (SELECT 1 FROM counted t WHERE t.n = r.n AND t.hits > t.max)
+     ORDER BY c.id
        FOR UPDATE OF c`);
   const written = db.$with('written', { id: sql<string>`id` }).as(sql`
     INSERT INTO ${cardActivities} (purchased_card_id, kind, amount, balance_after, actor_id, reference,
                                    idempotency_key, request_hash, created_at)
-    SELECT id, 'redeem', -amount, balance - amount, ${p('actorId')}::uuid, ${p('reference')}::text,
-           ${p('key')}::text, ${p('requestHash')}::text, clock_timestamp()
-      FROM spendable
+    SELECT s.id, 'redeem', -s.amount, s.balance - s.amount, r.actor_id, r.reference, r.key, r.request_hash,
+           clock_timestamp()
+      FROM spendable s JOIN spends r ON r.n = s.n
     ON CONFLICT (actor_id, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
     RETURNING id, purchased_card_id, amount, balance_after, created_at, reference`);
   const changed = db.$with('changed', { id: sql<string>`id` }).as(sql`
@@ -144,16 +165,18 @@ const spendByCode = builtOnce((db) => {
       FROM written w WHERE c.id = w.purchased_card_id
     RETURNING c.id`);
   return db
-    .with(counted, spendable, written, changed)
+    .with(spends, countedKeys, counted, spendable, written, changed)
     .select({
-      counted: sql<Counted[] | null>`(SELECT json_agg(counted) FROM counted)`,
+      counted: sql<Counted[] | null>`(SELECT json_agg(json_build_object('key', t.key, 'hits', t.hits,
+        'retry', t.retry)) FROM counted t WHERE t.n = r.n)`,
       written: sql<SpentRow | null>`(SELECT json_build_object('id', w.id, 'amount', w.amount::text,
         'balance_after', w.balance_after::text, 'created_at', w.created_at, 'reference', w.reference,
         'card_id', s.id, 'currency', s.currency, 'code_last4', s.code_last4, 'status', s.status)
-        FROM written w JOIN spendable s ON s.id = w.purchased_card_id)`,
+        FROM written w JOIN spendable s ON s.id = w.purchased_card_id WHERE s.n = r.n)`,
     })
-    .from(sql`(SELECT 1) AS one`)
-    .prepare('spend_card_by_code');
+    .from(sql`spends r`)
+    .orderBy(sql`r.n`)
+    .prepare('spend_cards_by_code');
 });
 
 interface SpentRow {
@@ -175,27 +198,43 @@ export interface SpentActivity extends WrittenActivity {
   card: Pick<CardRow, 'id' | 'currency' | 'codeLast4' | 'status'>;
 }
 
-/** See `spendByCode`. */
-export async function spendCardByCode(
-  db: DbOrTx,
-  spend: {
-    tries: string;
-    codeHash: string;
-    actorId: string;
-    key: string | undefined;
-    amount: bigint | null;
-    reference: string | null;
-    requestHash: string;
-  },
-): Promise<{ counted: Counted[]; written: SpentActivity | null }> {
-  const [row] = await spendByCode(db).execute({
-    ...spend,
-    key: spend.key ?? null,
-    amount: spend.amount === null ? null : String(spend.amount),
+/** One till's spend, as `spendCardByCode` takes it. */
+export interface Spend {
+  limits: Limit[];
+  codeHash: string;
+  actorId: string;
+  key: string | undefined;
+  amount: bigint | null;
+  reference: string | null;
+  requestHash: string;
+}
+
+/** What `spendByCode` answers for one spend. */
+export interface Spent {
+  counted: Counted[];
+  written: SpentActivity | null;
+}
+
+const spendBatcher = batcherPerOwner<DbOrTx, Spend, Spent>((db) => ({
+  // One statement cannot write a card twice, nor see its own write of an Idempotency-Key.
+  keys: (spend) =>
+    spend.key === undefined ? [spend.codeHash] : [spend.codeHash, `${spend.actorId}:${spend.key}`],
+  run: (spends) => spendCardsByCode(db, spends),
+}));
+
+/** Many tills' spends in one statement (`spendByCode`), answered in their order. */
+export async function spendCardsByCode(db: DbOrTx, spends: Spend[]): Promise<Spent[]> {
+  const rows = await spendByCode(db).execute({
+    tries: batchTriesOf(spends.map((s) => s.limits)),
+    codeHashes: spends.map((s) => s.codeHash),
+    actorIds: spends.map((s) => s.actorId),
+    keys: spends.map((s) => s.key ?? null),
+    amounts: spends.map((s) => (s.amount === null ? null : String(s.amount))),
+    references: spends.map((s) => s.reference),
+    requestHashes: spends.map((s) => s.requestHash),
   });
-  const w = row?.written;
-  return {
-    counted: row?.counted ?? [],
+  return rows.map(({ counted, written: w }) => ({
+    counted: counted ?? [],
     written: w
       ? {
           id: w.id,
@@ -206,7 +245,16 @@ export async function spendCardByCode(
           card: { id: w.card_id, currency: w.currency, codeLast4: w.code_last4, status: w.status },
         }
       : null,
-  };
+  }));
+}
+
+/**
+ * See `spendByCode`. On the pool, the spend waits for a free run and shares it with the others waiting
+ * (ADR 027); inside a transaction it runs at once, alone.
+ */
+export function spendCardByCode(db: DbOrTx, spend: Spend): Promise<Spent> {
+  if (db instanceof PgTransaction) return spendCardsByCode(db, [spend]).then(([spent]) => spent!);
+  return spendBatcher(db).submit(spend);
 }
 
 /** What a spend was decided on: the card as it was read, unlocked. */

@@ -26,6 +26,7 @@ import {
   findPurchasedCard,
   type HeldCardFilter,
   issuedCardCtes,
+  type CardToIssue,
   listActivityViews,
   listPurchasedCards,
   lockCard,
@@ -103,16 +104,20 @@ async function ownedCard(db: DbOrTx, ownerId: string, id: string): Promise<Purch
 }
 
 /**
- * Issues a bought card, as CTEs of the statement that completes its sale: a fresh secret code (only its hash,
- * an encrypted copy and the last four are kept), its expiry (the design's validity from now, if it has one)
- * and the card's first activity. Its id is chosen here, so the sale's news can link to it.
+ * A bought card to issue: a fresh id (chosen here, so its sale's news can link to it) and secret code (only
+ * its hash, an encrypted copy and the last four are kept). `cardsIssued` writes it.
  */
-export function issuedCard(
-  codes: CodeVault,
-  input: Omit<Parameters<typeof issuedCardCtes>[0], 'code' | 'id'>,
-): { id: string; ctes: SQL } {
-  const id = randomUUID();
-  return { id, ctes: issuedCardCtes({ ...input, id, code: codes.generate() }) };
+export function cardToIssue(codes: CodeVault, input: Omit<CardToIssue, 'code' | 'id'>): CardToIssue {
+  const { hash, ciphertext, last4 } = codes.generate();
+  return { ...input, id: randomUUID(), code: { hash, ciphertext, last4 } };
+}
+
+/**
+ * Bought cards as CTEs of the statement that completes their sales (many at once, ADR 027): each with its
+ * expiry (the design's validity from now, if it has one) and its first activity.
+ */
+export function cardsIssued(cards: CardToIssue[]): SQL {
+  return issuedCardCtes(cards);
 }
 
 /**

@@ -11,7 +11,7 @@ import {
 import { formatMoney } from '../../../shared/money';
 import type { DbOrTx } from '../../db/client';
 import { AppError, notFound } from '../../lib/app-error';
-import { consume, refuseOverBudget, triesOf, type Limit } from '../../lib/rate-limiter';
+import { consume, refuseOverBudget, type Limit } from '../../lib/rate-limiter';
 import { runPeriodically } from '../../lib/periodic';
 import { notify, type NewNotification } from '../notifications/notifications.service';
 import { effectiveStatus, money, soldCardView, stateWords, type CardsDeps } from './cards.service';
@@ -205,7 +205,7 @@ export async function redeem(
   });
   // First, one statement: the tries spent, and the redemption written when the card allows it.
   const spent = await spendCardByCode(deps.db, {
-    tries: triesOf(limits),
+    limits,
     codeHash,
     actorId: caller.businessId,
     key: idempotencyKey,

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Redemption, SoldCard } from '../../../shared/cards/schemas';
@@ -11,7 +11,8 @@ import {
 } from '../../../../tests/fixtures/cards';
 import { createTestApp, freshIp, registerAndLogin, type TestApp } from '../../../../tests/fixtures/test-app';
 import { purchasedCards } from '../../db/schema/cards';
-import { writeActivity } from './cards.repository';
+import { CODE_ALPHABET, formatCode } from '../../../shared/cards/codes';
+import { spendCardsByCode, writeActivity } from './cards.repository';
 
 /**
  * Spending a card at the till over /api/v1 on the real PostgreSQL: look-ups, partial and full redemption,
@@ -368,5 +369,70 @@ describe('checking a balance (public)', () => {
       remoteAddress: ip,
     });
     expect(bad.statusCode).toBe(404);
+  });
+});
+
+describe('many tills in one statement (ADR 027)', () => {
+  const hashOf = async (cardId: string) =>
+    (await t.database.pool.query('SELECT code_hash FROM purchased_cards WHERE id = $1', [cardId])).rows[0]
+      .code_hash as string;
+  const balanceOf = async (cardId: string) =>
+    (await t.database.pool.query('SELECT balance::text FROM purchased_cards WHERE id = $1', [cardId])).rows[0]
+      .balance as string;
+
+  it('decides each spend on its own card and limits, counts a shared limit in order, and answers each in order', async () => {
+    const first = await business();
+    const other = await business();
+    const holder = await user();
+    const [a, b] = [
+      await buyCard(t, holder, await createDesign(first, 1_000_000)),
+      await buyCard(t, holder, await createDesign(first, 1_000_000)),
+    ];
+    const [c, d] = [
+      await buyCard(t, holder, await createDesign(other, 1_000_000)),
+      await buyCard(t, holder, await createDesign(other, 1_000_000)),
+    ];
+    const shared = { key: `test:${randomUUID()}`, max: 1, windowSeconds: 60 };
+    const own = () => ({ key: `test:${randomUUID()}`, max: 5, windowSeconds: 60 });
+    const spend = async (card: { id: string }, actorId: string, amount: bigint, limits = [own()]) => ({
+      limits,
+      codeHash: await hashOf(card.id),
+      actorId,
+      key: undefined,
+      amount,
+      reference: null,
+      requestHash: randomUUID(),
+    });
+    const spent = await spendCardsByCode(t.database.db, [
+      await spend(a, first.account.id, 100n, [shared]),
+      await spend(c, first.account.id, 100n), // another business's card
+      await spend(b, first.account.id, 100n, [shared]), // the shared limit's second try: over its budget
+      await spend(d, other.account.id, 2_000_000n), // more than the balance
+      await spend(c, other.account.id, 250n),
+    ]);
+    expect(spent.map((s) => s.written?.balanceAfter ?? null)).toEqual([999_900n, null, null, null, 999_750n]);
+    expect(spent.map((s) => s.written?.card.id ?? null)).toEqual([a.id, null, null, null, c.id]);
+    expect(spent[0]!.counted).toEqual([{ key: shared.key, hits: 1, retry: expect.any(Number) }]);
+    expect(spent[2]!.counted).toEqual([{ key: shared.key, hits: 2, retry: expect.any(Number) }]);
+    expect(await Promise.all([a, b, c, d].map((card) => balanceOf(card.id)))).toEqual([
+      '999900',
+      '1000000',
+      '999750',
+      '1000000',
+    ]);
+    const limit = await t.database.pool.query('SELECT hits FROM rate_limits WHERE key = $1', [shared.key]);
+    expect(limit.rows).toEqual([{ hits: 2 }]);
+  });
+
+  it('40 redemptions at once by one business over a limit of 30 a minute: exactly 30 are looked up', async () => {
+    const seller = await business();
+    // 40 different codes (each well formed, none a card), so the tries can share statements.
+    const codes = Array.from({ length: 40 }, () => {
+      const body = Array.from(randomBytes(16), (byte) => CODE_ALPHABET[byte % 32]).join('');
+      return formatCode(body);
+    });
+    const answers = await Promise.all(codes.map((code) => redeem(seller, { code, amount: 100 })));
+    expect(answers.filter((r) => r.statusCode === 404)).toHaveLength(30);
+    expect(answers.filter((r) => r.statusCode === 429)).toHaveLength(10);
   });
 });
