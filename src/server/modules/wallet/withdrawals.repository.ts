@@ -1,5 +1,7 @@
 import { and, eq, inArray, lte, sql } from 'drizzle-orm';
+import { PgTransaction } from 'drizzle-orm/pg-core';
 import { builtOnce, type DbOrTx } from '../../db/client';
+import { batcherPerOwner } from '../../lib/batch';
 import { bankAccounts, withdrawals } from '../../db/schema/wallet';
 import type { BankAccountShown } from './wallet.repository';
 
@@ -157,9 +159,15 @@ function callOutcome<O extends string>(row: {
   };
 }
 
-/** The call of `request_withdrawal_checked`, built once: the common withdrawal's one statement. */
-const checkedCall = builtOnce((db) =>
-  db
+/**
+ * The calls of `request_withdrawal_checked`, built once: the common withdrawal's one statement, for one
+ * business or for many at once (ADR 027: the withdrawals waiting while others run go together, see
+ * `callRequestWithdrawalChecked`), one call per withdrawal `n`, in the order of `n`, each seeing what the
+ * ones before it wrote. Answers one row per withdrawal, in that order.
+ */
+const checkedCalls = builtOnce((db) => {
+  const p = (name: string) => sql.placeholder(name);
+  return db
     .select({
       outcome: sql<WithdrawalCallOutcome | 'check'>`w.outcome`,
       id: sql<string | null>`w.withdrawal_id`,
@@ -174,61 +182,102 @@ const checkedCall = builtOnce((db) =>
       bankCreatedAt: sql<string>`w.bank_created_at`,
     })
     .from(
-      sql`request_withdrawal_checked(${sql.placeholder('businessId')}::uuid, ${sql.placeholder('currency')}::text,
-        ${sql.placeholder('bankAccountId')}::uuid, ${sql.placeholder('amount')}::bigint,
-        ${sql.placeholder('reference')}::text, ${sql.placeholder('idempotencyKey')}::text,
-        ${sql.placeholder('fingerprint')}::text, ${sql.placeholder('sameWithinSeconds')}::int,
-        ${sql.placeholder('pinHash')}::text, ${sql.placeholder('news')}::jsonb) AS w`,
+      sql`unnest(${p('businessIds')}::uuid[], ${p('currencies')}::text[], ${p('bankAccountIds')}::uuid[],
+                 ${p('amounts')}::bigint[], ${p('references')}::text[], ${p('idempotencyKeys')}::text[],
+                 ${p('fingerprints')}::text[], ${p('sameWithinSeconds')}::int[], ${p('pinHashes')}::text[],
+                 ${p('news')}::jsonb[])
+            WITH ORDINALITY AS c(business_id, currency, bank_account_id, amount, reference, idempotency_key,
+                                 fingerprint, same_within_seconds, pin_hash, news, n)
+          CROSS JOIN LATERAL request_withdrawal_checked(c.business_id, c.currency, c.bank_account_id, c.amount,
+            c.reference, c.idempotency_key, c.fingerprint, c.same_within_seconds, c.pin_hash, c.news) AS w`,
     )
-    .prepare('request_withdrawal_checked'),
-);
+    .orderBy(sql`c.n`)
+    .prepare('request_withdrawals_checked');
+});
 
-/**
- * The withdrawal with its checks in one call (0021_withdrawal_with_its_checks.sql): `replay` with no bank
- * when the key was used before; `check`, with the live bank account it read (named, or the default) or none,
- * when the app must decide (no such account, a PIN that is not plainly right); otherwise request_withdrawal's
- * outcome, with the bank account it used. `news` holds `{bank}` where the account goes.
- */
-export async function callRequestWithdrawalChecked(
-  db: DbOrTx,
-  call: {
-    businessId: string;
-    currency: string;
-    bankAccountId: string | null;
-    amount: bigint;
-    reference: string;
-    idempotencyKey: string | null;
-    fingerprint: string;
-    sameWithinSeconds: number;
-    pinHash: string;
-    news: string;
-  },
-): Promise<{
+/** One withdrawal as `callRequestWithdrawalChecked` takes it. */
+export interface CheckedCall {
+  businessId: string;
+  currency: string;
+  bankAccountId: string | null;
+  amount: bigint;
+  reference: string;
+  idempotencyKey: string | null;
+  fingerprint: string;
+  sameWithinSeconds: number;
+  pinHash: string;
+  news: string;
+}
+
+/** What `callRequestWithdrawalChecked` answers. */
+export interface CheckedOutcome {
   outcome: WithdrawalCallOutcome | 'check';
   id: string | null;
   balance: bigint | null;
   createdAt: Date | null;
   bank: BankAccountShown | null;
-}> {
-  const [row] = await checkedCall(db).execute({
-    ...call,
-    amount: String(call.amount),
-    sameWithinSeconds: Math.trunc(call.sameWithinSeconds),
+}
+
+const withdrawalBatcher = batcherPerOwner<DbOrTx, CheckedCall, CheckedOutcome>((db) => ({
+  // One business at a time: each call locks its wallet, and its key is the business's own.
+  keys: (call) => [call.businessId],
+  run: (calls) => callRequestWithdrawalsChecked(db, calls),
+}));
+
+/** Many businesses' withdrawals in one statement (`checkedCalls`), answered in their order. */
+export async function callRequestWithdrawalsChecked(
+  db: DbOrTx,
+  calls: CheckedCall[],
+): Promise<CheckedOutcome[]> {
+  // The wallets are locked in the order of the businesses' ids, so two statements never wait in a circle.
+  const order = calls.map((_, i) => i).sort((a, b) => compare(calls[a]!.businessId, calls[b]!.businessId));
+  const sorted = order.map((i) => calls[i]!);
+  const rows = await checkedCalls(db).execute({
+    businessIds: sorted.map((c) => c.businessId),
+    currencies: sorted.map((c) => c.currency),
+    bankAccountIds: sorted.map((c) => c.bankAccountId),
+    amounts: sorted.map((c) => String(c.amount)),
+    references: sorted.map((c) => c.reference),
+    idempotencyKeys: sorted.map((c) => c.idempotencyKey),
+    fingerprints: sorted.map((c) => c.fingerprint),
+    sameWithinSeconds: sorted.map((c) => Math.trunc(c.sameWithinSeconds)),
+    pinHashes: sorted.map((c) => c.pinHash),
+    news: sorted.map((c) => c.news),
   });
-  const r = row!;
-  return {
-    ...callOutcome(r),
-    bank:
-      r.bankId === null
-        ? null
-        : {
-            id: r.bankId,
-            bankCode: r.bankCode,
-            bankName: r.bankName,
-            accountNumber: r.accountNumber,
-            accountName: r.accountName,
-            isDefault: r.isDefault,
-            createdAt: new Date(r.bankCreatedAt),
-          },
-  };
+  const outcomes = new Array<CheckedOutcome>(calls.length);
+  rows.forEach((r, k) => {
+    outcomes[order[k]!] = {
+      ...callOutcome(r),
+      bank:
+        r.bankId === null
+          ? null
+          : {
+              id: r.bankId,
+              bankCode: r.bankCode,
+              bankName: r.bankName,
+              accountNumber: r.accountNumber,
+              accountName: r.accountName,
+              isDefault: r.isDefault,
+              createdAt: new Date(r.bankCreatedAt),
+            },
+    };
+  });
+  return outcomes;
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * The withdrawal with its checks in one call (0021_withdrawal_with_its_checks.sql): `replay` with no bank
+ * when the key was used before; `check`, with the live bank account it read (named, or the default) or none,
+ * when the app must decide (no such account, a PIN that is not plainly right); otherwise request_withdrawal's
+ * outcome, with the bank account it used. `news` holds `{bank}` where the account goes. On the pool it
+ * waits for a free run and shares it with the other businesses waiting (ADR 027); inside a transaction it
+ * runs at once, alone.
+ */
+export function callRequestWithdrawalChecked(db: DbOrTx, call: CheckedCall): Promise<CheckedOutcome> {
+  if (db instanceof PgTransaction) return callRequestWithdrawalsChecked(db, [call]).then(([outcome]) => outcome!);
+  return withdrawalBatcher(db).submit(call);
 }

@@ -6,7 +6,11 @@ import { fundedBusiness as funded, TEST_PIN } from '../../../../tests/fixtures/w
 import { createSandboxPayouts, SANDBOX_FAILING_ACCOUNT } from './payouts/sandbox-payouts';
 import { formatMoney } from '../../../shared/money';
 import { hashPin } from './pin-hash';
-import { callRequestWithdrawalChecked, leaseDueWithdrawals } from './withdrawals.repository';
+import {
+  callRequestWithdrawalChecked,
+  callRequestWithdrawalsChecked,
+  leaseDueWithdrawals,
+} from './withdrawals.repository';
 import { processDueWithdrawals } from './withdrawals.service';
 
 let t: TestApp;
@@ -379,6 +383,62 @@ describe('the withdrawal in one statement (request_withdrawal_checked, migration
       bank: null,
     });
     expect(await balance(business)).toBe(400_000);
+  });
+
+  it('many businesses in one statement (ADR 027): each answered in the order given, as it would be alone', async () => {
+    const businesses = [
+      await fundedBusiness(500_000n),
+      await fundedBusiness(50_000n), // too little for 100,000
+      await fundedBusiness(500_000n), // a wrong PIN
+      await fundedBusiness(500_000n, { bank: false }),
+      await fundedBusiness(300_000n),
+    ];
+    // Given against the order of their ids, which the statement locks their wallets in.
+    const order = businesses
+      .map((_, i) => i)
+      .sort((x, y) => (businesses[x]!.id < businesses[y]!.id ? 1 : -1));
+    const outcomes = await callRequestWithdrawalsChecked(
+      t.database.db,
+      order.map((i) => ({
+        businessId: businesses[i]!.id,
+        currency: 'NGN',
+        bankAccountId: null,
+        amount: 100_000n,
+        reference: `WD-TEST-${randomUUID()}`,
+        idempotencyKey: null,
+        fingerprint: '100000:default',
+        sameWithinSeconds: 0,
+        pinHash: hashPin(t.config.CODE_ENCRYPTION_KEY, businesses[i]!.id, i === 2 ? '9999' : PIN),
+        news: JSON.stringify([
+          {
+            account_id: businesses[i]!.id,
+            kind: 'withdrawal_status',
+            title: 'T',
+            body: 'to {bank}.',
+            link: null,
+          },
+        ]),
+      })),
+    );
+    const byBusiness = new Map(order.map((i, k) => [i, outcomes[k]!]));
+    expect(byBusiness.get(0)).toMatchObject({
+      outcome: 'written',
+      balance: 400_000n,
+      bank: { id: businesses[0]!.bankId },
+    });
+    expect(byBusiness.get(1)).toMatchObject({ outcome: 'insufficient', balance: 50_000n });
+    expect(byBusiness.get(2)).toMatchObject({ outcome: 'check', bank: { id: businesses[2]!.bankId } });
+    expect(byBusiness.get(3)).toMatchObject({ outcome: 'check', bank: null });
+    expect(byBusiness.get(4)).toMatchObject({
+      outcome: 'written',
+      balance: 200_000n,
+      bank: { id: businesses[4]!.bankId },
+    });
+    expect(await Promise.all(businesses.map((b) => balance(b)))).toEqual([
+      400_000, 50_000, 500_000, 500_000, 200_000,
+    ]);
+    expect((await news(businesses[0]!)).length + (await news(businesses[4]!)).length).toBe(2);
+    expect(await news(businesses[1]!)).toEqual([]);
   });
 
   it('the API writes the same news either way: one statement, or the full path after a wrong try', async () => {
