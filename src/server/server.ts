@@ -5,7 +5,6 @@ import { buildApp } from './app';
 import { openDatabase } from './db/database';
 import { EmbeddedDatabaseError } from './db/embedded';
 import { ConfigError, loadConfig } from './env';
-import { flushSoldCounts } from './modules/orders/orders.service';
 import { startSandboxWebhookWorker } from './modules/orders/payments/payments';
 import { createPayoutProvider } from './modules/wallet/payouts/payouts';
 import { startLedgerFoldWorker } from './modules/wallet/wallet.service';
@@ -32,9 +31,6 @@ async function main(): Promise<void> {
     db: database.db,
     webRoot: config.WEB_DIST ? path.resolve(config.WEB_DIST) : path.resolve(here, '../web'),
   });
-
-  // Sales a crash left out of their gift cards' sold counts (paid, not yet counted) are counted now.
-  await flushSoldCounts({ db: database.db, log: app.log });
 
   const stopWorker =
     config.PAYMENT_PROVIDER === 'sandbox'

@@ -1,7 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
   bigint,
-  boolean,
   check,
   index,
   integer,
@@ -58,12 +57,6 @@ export const orders = pgTable(
     refundedAt: timestamp('refunded_at', { withTimezone: true }),
     /** Bought as a gift: who it goes to, sent when the payment is confirmed. */
     gift: jsonb('gift').$type<OrderGiftColumn>(),
-    /**
-     * Paid, and not yet added to its gift card's sold count. Issue 14: every sale of a card updating that
-     * card's row made the row a lock all its buyers queued on; the sale's transaction sets this instead, and
-     * right after its commit one short transaction adds every waiting sale of the card at once.
-     */
-    soldCountPending: boolean('sold_count_pending').notNull().default(false),
   },
   (t) => [
     uniqueIndex('orders_reference_unique').on(t.reference),
@@ -71,9 +64,6 @@ export const orders = pgTable(
       .on(t.buyerId, t.idempotencyKey)
       .where(sql`${t.idempotencyKey} IS NOT NULL`),
     index('orders_buyer_idx').on(t.buyerId, t.createdAt.desc()),
-    index('orders_sold_count_pending_idx')
-      .on(t.giftCardId)
-      .where(sql`${t.soldCountPending}`),
     check('orders_amount_positive', sql`${t.amount} > 0`),
   ],
 );

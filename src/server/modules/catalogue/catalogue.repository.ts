@@ -1,5 +1,6 @@
 import { and, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { builtOnce, type DbOrTx } from '../../db/client';
+import { lookupPerOwner } from '../../lib/batch';
 import { accounts } from '../../db/schema/accounts';
 import { giftCards } from '../../db/schema/catalogue';
 
@@ -33,20 +34,23 @@ export async function insertGiftCard(db: DbOrTx, row: typeof giftCards.$inferIns
   return created!;
 }
 
-/** Built once (issue 14): every order reads its design. */
-const giftCardById = builtOnce((db) =>
+/**
+ * Designs by id, built once (issue 14: every order reads its design); the reads asked for while others run
+ * go in one statement (ADR 027).
+ */
+const giftCardsById = builtOnce((db) =>
   db
     .select(selection)
     .from(giftCards)
     .innerJoin(accounts, eq(accounts.id, giftCards.businessId))
-    .where(eq(giftCards.id, sql.placeholder('id')))
-    .prepare('gift_card_by_id'),
+    .where(sql`${giftCards.id} = ANY(${sql.placeholder('ids')}::uuid[])`)
+    .prepare('gift_cards_by_id'),
 );
 
-export async function findGiftCard(db: DbOrTx, id: string): Promise<GiftCardWithBusiness | undefined> {
-  const [row] = await giftCardById(db).execute({ id });
-  return row;
-}
+/** A design with its business (undefined when there is none). */
+export const findGiftCard = lookupPerOwner<DbOrTx, string, GiftCardWithBusiness>(
+  async (db, ids) => new Map((await giftCardsById(db).execute({ ids })).map((row) => [row.id, row])),
+);
 
 export interface PageQuery {
   limit: number;
@@ -111,9 +115,13 @@ export async function findBusinessIdsByName(db: DbOrTx, search: string, limit: n
   return rows.map((r) => r.id);
 }
 
-export async function incrementSoldCount(db: DbOrTx, giftCardId: string, sales = 1): Promise<void> {
-  await db
-    .update(giftCards)
-    .set({ soldCount: sql`${giftCards.soldCount} + ${sales}` })
-    .where(eq(giftCards.id, giftCardId));
+/**
+ * Sales added to their gift cards' sold counts, as a CTE body of another room's statement: the cards named by
+ * its CTE `counted` (gift_card_id, sales).
+ */
+export function soldCountsAddedCte(): SQL {
+  return sql`
+    UPDATE ${giftCards} g SET sold_count = g.sold_count + c.sales
+      FROM counted c WHERE g.id = c.gift_card_id
+    RETURNING g.id`;
 }

@@ -1,3 +1,4 @@
+import type { SQL } from 'drizzle-orm';
 import {
   giftCardPageSchema,
   type BusinessProfile,
@@ -12,7 +13,7 @@ import {
   countGiftCards,
   findBusinessIdsByName,
   findGiftCard,
-  incrementSoldCount,
+  soldCountsAddedCte,
   insertGiftCard,
   listGiftCards,
   setOnSale,
@@ -40,11 +41,17 @@ export function findGiftCardForSale(db: DbOrTx, id: string): Promise<GiftCardWit
 }
 
 /**
- * Adds sales to a gift card's sold count, in the caller's transaction. The orders room calls it with a batch
- * of sales already committed (issue 14), so the card's row is locked once per batch, not once per sale.
+ * Adds sales to their gift cards' sold counts, as a part of the orders room's statement that claims a batch
+ * of sales already committed (issue 14), so a card's row is written once per batch, not once per sale: an
+ * update of the cards named by that statement's CTE `counted` (gift_card_id, sales). `salesCounted` then
+ * tells this instance's catalogue pages.
  */
-export async function countSales(db: DbOrTx, giftCardId: string, sales: number): Promise<void> {
-  if (sales > 0) await incrementSoldCount(db, giftCardId, sales);
+export function soldCountsAdded(): SQL {
+  return soldCountsAddedCte();
+}
+
+/** After `soldCountsAdded` committed: this instance's catalogue pages are read again (others hear it). */
+export function salesCounted(): void {
   invalidateCatalogueCaches();
 }
 

@@ -102,6 +102,27 @@ describe('buying a card as a gift', () => {
     expect(await ordersOf(buyer.account.id)).toBe(0);
   });
 
+  it('keeps a gift exactly as typed, quotes, backslashes, braces and "NULL" included, with orders placed at once', async () => {
+    const { buyer, design } = await setUp();
+    const messages = ['NULL', 'say "hi" \\ {x, y}', '{"a": 1}', 'ẹ ṣé 🎁, ok', ''];
+    const placed = await Promise.all(
+      messages.map((message) =>
+        order(buyer, { giftCardId: design.id, gift: { recipient: email(), recipientName: 'NULL', message } }),
+      ),
+    );
+    for (const res of placed) expect(res.statusCode, res.body).toBe(201);
+    const { rows } = await t.database.pool.query<{
+      id: string;
+      gift: { message?: string; recipientName: string };
+    }>('SELECT id, gift FROM orders WHERE buyer_id = $1', [buyer.account.id]);
+    const byId = new Map(rows.map((row) => [row.id, row.gift]));
+    placed.forEach((res, i) => {
+      const gift = byId.get((res.json() as Order).id)!;
+      expect(gift.recipientName).toBe('NULL');
+      expect(gift.message ?? '').toBe(messages[i]);
+    });
+  });
+
   it('★ once paid, the gift is on its way from the buyer; the buyer gets the receipt', async () => {
     const { seller, buyer, design } = await setUp();
     const friend = await user();

@@ -1,5 +1,7 @@
 import { aliasedTable, and, eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
+import { PgTransaction } from 'drizzle-orm/pg-core';
 import { builtOnce, type DbOrTx } from '../../db/client';
+import { Batcher, batchLimitsOf, lookupPerOwner, perOwner } from '../../lib/batch';
 import { accounts } from '../../db/schema/accounts';
 import { gifts, purchasedCards } from '../../db/schema/cards';
 import { giftCards } from '../../db/schema/catalogue';
@@ -24,80 +26,114 @@ export type NewOrderRow = Pick<
   | 'checkoutUrl'
 >;
 
-/** The order's insert from placeholders, one per column of NewOrderRow (built once, ADR 021). */
-function orderInsert(db: DbOrTx) {
-  const p = <T extends keyof NewOrderRow>(name: T) => sql.placeholder(name);
-  return db
-    .insert(orders)
-    .values({
-      id: p('id'),
-      reference: p('reference'),
-      buyerId: p('buyerId'),
-      giftCardId: p('giftCardId'),
-      businessId: p('businessId'),
-      amount: p('amount'),
-      currency: p('currency'),
-      provider: p('provider'),
-      idempotencyKey: p('idempotencyKey'),
-      requestFingerprint: p('requestFingerprint'),
-      gift: p('gift'),
-      checkoutUrl: p('checkoutUrl'),
-    })
-    .onConflictDoNothing({
-      target: [orders.buyerId, orders.idempotencyKey],
-      where: sql`${orders.idempotencyKey} IS NOT NULL`,
-    })
-    .returning();
+/**
+ * Orders' insert from placeholders, one array per column of NewOrderRow (one element per order), built once
+ * (ADR 021; many orders at once, ADR 027). With an Idempotency-Key its buyer already used, an order is not
+ * written (and a parallel request with the same key waits for the first one here, then writes nothing).
+ */
+function ordersInsert() {
+  const p = (name: string) => sql.placeholder(name);
+  return sql`
+    INSERT INTO ${orders} (id, reference, buyer_id, gift_card_id, business_id, amount, currency, provider,
+                           idempotency_key, request_fingerprint, gift, checkout_url)
+    SELECT * FROM unnest(${p('ids')}::uuid[], ${p('references')}::text[], ${p('buyerIds')}::uuid[],
+                         ${p('giftCardIds')}::uuid[], ${p('businessIds')}::uuid[], ${p('amounts')}::bigint[],
+                         ${p('currencies')}::text[], ${p('providers')}::text[], ${p('idempotencyKeys')}::text[],
+                         ${p('requestFingerprints')}::text[], ${p('gifts')}::jsonb[], ${p('checkoutUrls')}::text[])
+    ON CONFLICT (buyer_id, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
+    RETURNING *`;
 }
 
-const plainOrderInsert = builtOnce((db) => orderInsert(db).prepare('order_insert'));
-
-/** The order's insert with a part, built once per part (a provider's payment, ADR 019). */
-const withPart = new WeakMap<OrderPart, ReturnType<typeof orderWithPartStatement>>();
-function orderWithPartStatement(part: OrderPart) {
+/** The orders' insert, with a part or without, built once per part (a provider's payment, ADR 019). */
+const withPart = new WeakMap<OrderPart, ReturnType<typeof ordersStatement>>();
+const withoutPart = ordersStatement(undefined);
+function ordersStatement(part: OrderPart | undefined) {
   return builtOnce((db) => {
-    const written = db.$with('new_order', getTableColumns(orders)).as(orderInsert(db).getSQL());
-    const other = db.$with('with_order_0', {}).as(part.write(newOrderWritten));
+    const written = db.$with('new_order', getTableColumns(orders)).as(ordersInsert());
+    if (!part) return db.with(written).select().from(written).prepare('orders_insert');
+    const other = db.$with('with_order_0', {}).as(part.write(sql`SELECT reference FROM new_order`));
     return db.with(written, other).select().from(written).prepare(part.name);
   });
 }
 
-/** A statement that exists only with its order (e.g. the sandbox's payment): fixed text and its values. */
+/**
+ * A statement that exists only with its order (e.g. the sandbox's payment): fixed text, taking one array
+ * element per order, and each order's values.
+ */
 export interface OrderPart {
   readonly name: string;
-  write(orderWritten: SQL): SQL;
+  /** Writes only for the orders whose references `ordersWritten` (a subquery) answers. */
+  write(ordersWritten: SQL): SQL;
+}
+
+/** An order to write, with its part's values (when its provider has a part). */
+export interface OrderToInsert {
+  row: NewOrderRow;
+  part?: { of: OrderPart; values: Record<string, unknown> };
+}
+
+/** A part's orders go in statements of their own (one statement has one shape); no part is `NO_PART`. */
+const NO_PART = {};
+const orderInserts = perOwner((db: DbOrTx) =>
+  perOwner(
+    (_part: object) =>
+      new Batcher<OrderToInsert, OrderRow | undefined>({
+        ...batchLimitsOf(db),
+        // One statement cannot see its own write of a buyer's Idempotency-Key.
+        keys: ({ row }) => (row.idempotencyKey ? [`${row.buyerId}:${row.idempotencyKey}`] : []),
+        run: (batch) => insertOrdersNow(db, batch),
+      }),
+  ),
+);
+
+async function insertOrdersNow(db: DbOrTx, batch: OrderToInsert[]): Promise<(OrderRow | undefined)[]> {
+  const part = batch[0]!.part?.of;
+  if (batch.some((o) => o.part?.of !== part)) throw new Error('orders of different parts in one statement');
+  let statement = part ? withPart.get(part) : withoutPart;
+  if (!statement) {
+    statement = ordersStatement(part);
+    withPart.set(part!, statement);
+  }
+  const column = <T>(pick: (row: NewOrderRow) => T) => batch.map((o) => pick(o.row));
+  const partValues: Record<string, unknown[]> = {};
+  for (const { part: p } of batch) {
+    for (const [name, value] of Object.entries(p?.values ?? {})) (partValues[name] ??= []).push(value);
+  }
+  const rows = await statement(db).execute({
+    ids: column((r) => r.id),
+    references: column((r) => r.reference),
+    buyerIds: column((r) => r.buyerId),
+    giftCardIds: column((r) => r.giftCardId),
+    businessIds: column((r) => r.businessId),
+    amounts: column((r) => String(r.amount)),
+    currencies: column((r) => r.currency),
+    providers: column((r) => r.provider),
+    idempotencyKeys: column((r) => r.idempotencyKey ?? null),
+    requestFingerprints: column((r) => r.requestFingerprint ?? null),
+    gifts: column((r) => (r.gift ? JSON.stringify(r.gift) : null)),
+    checkoutUrls: column((r) => r.checkoutUrl ?? null),
+    ...partValues,
+  });
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return batch.map((o) => byId.get(o.row.id!));
 }
 
 /**
  * Writes a new order; with an Idempotency-Key this buyer already used, writes nothing and answers undefined
  * (a parallel request with the same key waits for the first one here, then writes nothing). `part` is a
- * statement that exists only with the order, run as a CTE of the same statement and writing only under
- * `newOrderWritten` (issue 14: the sandbox's payment with its order). Both shapes are built once (ADR 021).
+ * statement that exists only with the order, run as a CTE of the same statement and writing only when its
+ * order is written (issue 14: the sandbox's payment with its order). On the pool, the order waits for a free
+ * run and shares it with the others waiting (ADR 027); inside a transaction it is written at once, alone.
  */
-export async function insertOrder(
+export function insertOrder(
   db: DbOrTx,
   row: NewOrderRow,
   part?: { of: OrderPart; values: Record<string, unknown> },
 ): Promise<OrderRow | undefined> {
-  const values = {
-    ...row,
-    idempotencyKey: row.idempotencyKey ?? null,
-    requestFingerprint: row.requestFingerprint ?? null,
-    gift: row.gift ?? null,
-    checkoutUrl: row.checkoutUrl ?? null,
-  };
-  if (!part) return (await plainOrderInsert(db).execute(values))[0];
-  let statement = withPart.get(part.of);
-  if (!statement) {
-    statement = orderWithPartStatement(part.of);
-    withPart.set(part.of, statement);
-  }
-  const [created] = await statement(db).execute({ ...values, ...part.values });
-  return created;
+  const order = { row, ...(part ? { part } : {}) };
+  if (db instanceof PgTransaction) return insertOrdersNow(db, [order]).then(([created]) => created);
+  return orderInserts(db)(part?.of ?? NO_PART).submit(order);
 }
-
-/** In a part of insertOrder: whether the order was written (not a retry's Idempotency-Key). */
-export const newOrderWritten = sql`EXISTS (SELECT 1 FROM new_order)`;
 
 export async function findOrderByIdempotencyKey(db: DbOrTx, buyerId: string, key: string) {
   const [row] = await db
@@ -151,27 +187,74 @@ export async function lockOrderByReference(tx: DbOrTx, reference: string) {
 }
 
 /**
- * A locked order's sale completed in one statement (issue 14: one round trip where four were): the order
- * becomes paid (its sale waiting for the sold count) and the other rooms' parts (CTEs: the sale's journal
- * entry, the issued card, the news) are written with it. Answers `written` (an SQL condition, e.g. whether
- * the journal entry found its accounts).
+ * Orders named by payment confirmations, unlocked, with what issuing their cards needs (as
+ * `lockOrderByReference` reads one), answered by reference (ADR 027: the confirmations waiting while others
+ * run are read in one statement).
  */
-export async function completeSale(
-  tx: DbOrTx,
-  orderId: string,
-  paidAt: Date,
+const ordersByReference = builtOnce((db) =>
+  db
+    .select({ order: orders, validityMonths: giftCards.validityMonths, businessName: accounts.name })
+    .from(orders)
+    .innerJoin(accounts, eq(accounts.id, orders.businessId))
+    .leftJoin(giftCards, eq(giftCards.id, orders.giftCardId))
+    .where(sql`${orders.reference} = ANY(${sql.placeholder('references')}::text[])`)
+    .prepare('orders_by_reference'),
+);
+
+export type OrderForSale = NonNullable<Awaited<ReturnType<typeof lockOrderByReference>>>;
+
+/**
+ * The order a payment confirmation names, unlocked (undefined when there is none); see `ordersByReference`.
+ * The confirmations' reads waiting while others run go in one statement (ADR 027).
+ */
+export const findOrderForSale = lookupPerOwner<DbOrTx, string, OrderForSale>(async (db, references) => {
+  const rows = await ordersByReference(db).execute({ references });
+  return new Map(rows.map((row) => [row.order.reference, row]));
+});
+
+/**
+ * Sales completed in one statement (issue 14: one round trip where four were; many orders at once, ADR 027):
+ * the orders become paid, the other rooms' parts (CTEs: the sales' journal entries, the issued cards, the
+ * news) are written with them, and `addToSoldCounts` (the catalogue's part, reading the CTE `counted` of
+ * gift_card_id and sales) adds them to their cards' sold counts, one update per card for all its sales in
+ * the statement. `written` is an SQL condition (e.g. whether every journal entry found its accounts); it is
+ * the answer of a sale on a locked order. On orders read without a lock (`asRead`), an order is made paid
+ * only if it is still pending, and when one is not, or `written` is false, the statement refuses as a whole
+ * (SQLSTATE ZG001, `refuse_unless`): nothing is written, and the caller completes those sales on the locked
+ * path. The orders and the cards are taken in the order of their ids, so two such statements never wait on
+ * each other in a circle.
+ */
+export async function completeSales(
+  db: DbOrTx,
+  sales: { orderId: string; paidAt: Date }[],
   parts: SQL[],
   written: SQL,
+  addToSoldCounts: SQL,
+  options: { asRead?: boolean } = {},
 ): Promise<boolean> {
-  const result = await tx.execute<{ written: boolean }>(sql`
+  const sorted = [...sales].sort((a, b) => (a.orderId < b.orderId ? -1 : a.orderId > b.orderId ? 1 : 0));
+  const answer = options.asRead
+    ? sql`refuse_unless((SELECT count(*) FROM paid) = ${sales.length}::int AND ${written},
+                        'a sale is no longer as it was read, or its ledger accounts are missing')`
+    : written;
+  const result = await db.execute<{ written: boolean }>(sql`
     WITH ${sql.join(parts, sql`, `)},
     paid AS (
-      UPDATE ${orders} SET status = 'paid', paid_at = ${paidAt.toISOString()}::timestamptz, failure_reason = NULL,
-                           sold_count_pending = true
-       WHERE id = ${orderId}::uuid
-      RETURNING id)
-    SELECT ${written} AS written`);
+      UPDATE ${orders} o SET status = 'paid', paid_at = p.paid_at, failure_reason = NULL
+        FROM unnest(${sql.param(sorted.map((s) => s.orderId))}::uuid[],
+                    ${sql.param(sorted.map((s) => s.paidAt.toISOString()))}::timestamptz[]) AS p(id, paid_at)
+       WHERE o.id = p.id ${options.asRead ? sql`AND o.status = 'pending'` : sql``}
+      RETURNING o.id, o.gift_card_id),
+    counted AS (SELECT gift_card_id, count(*)::int AS sales FROM paid GROUP BY gift_card_id ORDER BY gift_card_id),
+    added AS (${addToSoldCounts})
+    SELECT ${answer} AS written`);
   return result.rows[0]!.written;
+}
+
+/** Whether an error is `completeSales`'s refusal of sales no longer as read. */
+export function isSaleRefused(error: unknown): boolean {
+  const cause = (error as { cause?: { code?: string } }).cause ?? (error as { code?: string });
+  return cause?.code === 'ZG001';
 }
 
 export async function updateOrder(
@@ -180,28 +263,6 @@ export async function updateOrder(
   values: Partial<typeof orders.$inferInsert>,
 ): Promise<void> {
   await db.update(orders).set(values).where(eq(orders.id, id));
-}
-
-/**
- * Takes the paid orders whose sale is not in a gift card's sold count yet (of one card, or of all) and marks
- * them counted, answering how many each card had. Rows another flush holds are skipped: that flush counts
- * them, so concurrent flushes never wait on each other here.
- */
-export async function claimPendingSales(
-  tx: DbOrTx,
-  giftCardId?: string,
-): Promise<{ giftCardId: string; sales: number }[]> {
-  const result = await tx.execute<{ gift_card_id: string; sales: number }>(sql`
-    WITH claimed AS (
-      UPDATE ${orders} SET sold_count_pending = false
-       WHERE id IN (
-         SELECT id FROM ${orders}
-          WHERE sold_count_pending ${giftCardId ? sql`AND gift_card_id = ${giftCardId}` : sql``}
-          FOR UPDATE SKIP LOCKED)
-         AND sold_count_pending
-      RETURNING gift_card_id)
-    SELECT gift_card_id, count(*)::int AS sales FROM claimed GROUP BY gift_card_id`);
-  return result.rows.map((row) => ({ giftCardId: row.gift_card_id, sales: row.sales }));
 }
 
 const business = aliasedTable(accounts, 'business');

@@ -15,31 +15,33 @@ import {
 import type { Db } from '../../db/client';
 import type { Config } from '../../env';
 import { AppError, notFound } from '../../lib/app-error';
-import { CoalescerMap } from '../../lib/coalesce';
+import { batcherPerOwner } from '../../lib/batch';
 import { decodeCursor, encodeCursor } from '../../lib/cursor';
 import { publicUrl } from '../../lib/public-url';
 import { findAccount } from '../accounts/accounts.service';
-import { getSoldCard, issuedCard, type CodeVault } from '../cards/cards.service';
+import { cardsIssued, cardToIssue, getSoldCard, type CodeVault } from '../cards/cards.service';
 import { checkGiftRequest, sendBoughtGift } from '../cards/gifts.service';
 import { idempotencyConflict, isIdempotencyKeyTaken, voidCardForRefund } from '../cards/sold-cards.service';
-import { countSales, findGiftCardForSale, logoUrl } from '../catalogue/catalogue.service';
+import { findGiftCardForSale, logoUrl, salesCounted, soldCountsAdded } from '../catalogue/catalogue.service';
 import { notificationsWritten, notify, type NewNotification } from '../notifications/notifications.service';
-import { recordFirstSale, recordRefund, saleEntry } from '../wallet/wallet.service';
+import { recordFirstSale, recordRefund, saleEntries } from '../wallet/wallet.service';
 import type { WebhookHandler } from '../../plugins/webhooks';
 import type { PaymentEvent, PaymentProvider, StartPayment } from './payments/payment-provider';
 
 export { createPaymentProvider } from './payments/payments';
 import {
-  claimPendingSales,
-  completeSale,
+  completeSales,
   findOrder,
+  findOrderForSale,
   findOrderByIdempotencyKey,
   findOrderSummary,
   insertOrder,
+  isSaleRefused,
   listOrderSummaries,
   lockOrder,
   lockOrderByReference,
   updateOrder,
+  type OrderForSale,
   type OrderRow,
   type OrderStateFilter,
   type OrderSummaryRow,
@@ -336,56 +338,144 @@ export async function getReceipt(
 export type ConfirmResult = 'issued' | 'already-paid' | 'marked-failed' | 'ignored';
 
 /**
- * Applies a verified payment confirmation in one transaction: the order becomes paid, one balanced ledger
- * entry moves the money to the business's wallet (less the platform fee), and the buyer gets a card with a
- * fresh secret code. The order row is locked first, so the same confirmation delivered many times, at
- * once or later, issues one card; the ledger's unique reference and the card's unique order id back that up.
+ * Applies a verified payment confirmation: the order becomes paid, one balanced ledger entry moves the money
+ * to the business's wallet (less the platform fee), and the buyer gets a card with a fresh secret code, all
+ * in one commit. The same confirmation delivered many times, at once or later, issues one card: the order's
+ * state decides (pending becomes paid once), and the ledger's unique reference and the card's unique order
+ * id back that up.
+ *
+ * Issue 14 (ADR 027): a plain purchase's success is written on the order as read, without a lock, in one
+ * statement shared with the other confirmations waiting (`completeSalesAsRead`); that statement writes
+ * nothing unless the order is still pending and its business's ledger accounts exist. Anything else (a
+ * failure, a gift, an order no longer pending, a first sale, an unknown reference or amount) takes the
+ * locked path, `applyConfirmation`, which decides as it always has.
  */
 export async function confirmPayment(deps: PurchaseDeps, event: PaymentEvent): Promise<ConfirmResult> {
   if (event.type === 'ignored') return 'ignored';
-  const { result, giftCardId } = await applyConfirmation(deps, event);
-  // After the commit, and before the provider is answered: a confirmed sale is in its card's sold count by
-  // the time anyone hears of it. A redelivery ('already-paid') also counts a sale whose count a crash cut.
-  if (result === 'issued' || result === 'already-paid') {
-    await soldCountFlushes.run(deps.db, giftCardId, () => flushSoldCounts(deps, giftCardId));
-  }
+  const result =
+    (event.type === 'payment.succeeded' ? await confirmAsRead(deps, event) : null) ??
+    (await applyConfirmation(deps, event));
+  // A sale is in its card's sold count from its commit; this instance's catalogue pages are read again.
+  if (result === 'issued') salesCounted();
   return result;
 }
 
-/** Confirmations of one card's sales arriving together share a flush that started after their commits. */
-const soldCountFlushes = new CoalescerMap<Db>();
-
-/**
- * Adds the paid orders not yet counted (of one gift card, or of all) to their cards' sold counts, in one
- * short transaction of its own. Many sales committed together are counted by one update of the card's
- * row; a failure only delays the count to the next flush (the next sale of the card, or the next start).
- */
-export async function flushSoldCounts(
-  deps: Pick<PurchaseDeps, 'db' | 'log'>,
-  giftCardId?: string,
-): Promise<void> {
-  try {
-    await deps.db.transaction(async (tx) => {
-      for (const claimed of await claimPendingSales(tx, giftCardId)) {
-        await countSales(tx, claimed.giftCardId, claimed.sales);
-      }
-    });
-  } catch (error) {
-    deps.log?.error({ err: error, giftCardId }, 'could not add sales to the sold count; the next flush will');
-  }
+/** What completing one sale writes: its ledger entry's sale, its card and (given the gift's fate) its news. */
+interface SaleWrites {
+  sale: Parameters<typeof saleEntries>[0][number];
+  card: ReturnType<typeof cardToIssue>;
+  news(gift: Awaited<ReturnType<typeof sendBoughtGift>> | null): NewNotification[];
 }
 
+function saleWrites(deps: PurchaseDeps, found: OrderForSale, paidAt: Date): SaleWrites {
+  const { order, validityMonths, businessName } = found;
+  const fee = (order.amount * BigInt(deps.config.PLATFORM_FEE_BPS)) / 10_000n;
+  const card = cardToIssue(deps.codes, {
+    validityMonths,
+    ownerId: order.buyerId,
+    giftCardId: order.giftCardId,
+    businessId: order.businessId,
+    orderId: order.id,
+    amount: order.amount,
+    currency: order.currency,
+  });
+  const value = formatMoney({ amount: Number(order.amount), currency: order.currency });
+  return {
+    sale: {
+      orderId: order.id,
+      businessId: order.businessId,
+      amount: order.amount,
+      fee,
+      currency: order.currency,
+    },
+    card,
+    news: (gift) => [
+      boughtNotice({ order, cardId: card.id, businessName, value, paidAt, gift }),
+      {
+        accountId: order.businessId,
+        kind: 'card_sold' as const,
+        title: 'You sold a gift card',
+        body: `A ${value} gift card was sold. ${formatMoney({ amount: Number(order.amount - fee), currency: order.currency })} is in your wallet.`,
+        link: '/dashboard/wallet',
+      },
+    ],
+  };
+}
+
+/** A plain sale to complete on its order as read (ADR 027). */
+interface SaleAsRead {
+  orderId: string;
+  paidAt: Date;
+  writes: SaleWrites;
+}
+
+/**
+ * The sales confirmed while others are being written go together: their orders paid, journal entries,
+ * cards and news in one statement, which refuses as a whole (and each is then tried alone) when one of
+ * them is no longer as read.
+ */
+const salesAsRead = batcherPerOwner<Db, SaleAsRead, true>((db) => ({
+  keys: (sale) => [sale.orderId],
+  run: async (sales) => {
+    const entries = saleEntries(sales.map((s) => s.writes.sale));
+    await completeSales(
+      db,
+      sales,
+      [
+        entries.ctes,
+        cardsIssued(sales.map((s) => s.writes.card)),
+        notificationsWritten(sales.flatMap((s) => s.writes.news(null))),
+      ],
+      entries.written,
+      soldCountsAdded(),
+      { asRead: true },
+    );
+    return sales.map(() => true as const);
+  },
+}));
+
+/**
+ * A plain purchase's success written on its order as read (no lock, no transaction round trips), or null
+ * when the locked path must decide.
+ */
+async function confirmAsRead(
+  deps: PurchaseDeps,
+  event: Extract<PaymentEvent, { type: 'payment.succeeded' }>,
+): Promise<ConfirmResult | null> {
+  const found = await findOrderForSale(deps.db, event.reference);
+  if (!found) return null;
+  const { order } = found;
+  const plain =
+    order.status === 'pending' &&
+    !order.gift &&
+    event.amount === order.amount &&
+    event.currency === order.currency;
+  if (!plain) return null;
+  const paidAt = new Date();
+  try {
+    await salesAsRead(deps.db).submit({ orderId: order.id, paidAt, writes: saleWrites(deps, found, paidAt) });
+  } catch (error) {
+    if (isSaleRefused(error)) return null;
+    throw error;
+  }
+  return 'issued';
+}
+
+/**
+ * A confirmation on the locked path, in one transaction: the order row is locked first, so concurrent
+ * deliveries of it are handled one at a time.
+ */
 async function applyConfirmation(
   deps: PurchaseDeps,
   event: Exclude<PaymentEvent, { type: 'ignored' }>,
-): Promise<{ result: ConfirmResult; giftCardId: string }> {
+): Promise<ConfirmResult> {
   return deps.db.transaction(async (tx) => {
     const locked = await lockOrderByReference(tx, event.reference);
     if (!locked) {
       deps.log?.warn({ reference: event.reference }, 'payment confirmation for an unknown order refused');
       throw notFound('That order');
     }
-    const { order, validityMonths, businessName } = locked;
+    const { order } = locked;
     if (event.amount !== order.amount || event.currency !== order.currency) {
       deps.log?.warn(
         {
@@ -397,68 +487,43 @@ async function applyConfirmation(
       );
       throw new AppError('PAYMENT_MISMATCH', 'The confirmed amount or currency does not match the order.');
     }
-    const answer = (result: ConfirmResult) => ({ result, giftCardId: order.giftCardId });
-    if (order.status === 'paid') return answer('already-paid');
+    if (order.status === 'paid') return 'already-paid';
     if (event.type === 'payment.failed') {
       if (order.status === 'pending')
         await updateOrder(tx, order.id, { status: 'failed', failureReason: event.reason });
-      return answer('marked-failed');
+      return 'marked-failed';
     }
 
-    const fee = (order.amount * BigInt(deps.config.PLATFORM_FEE_BPS)) / 10_000n;
-    const sale = {
-      orderId: order.id,
-      businessId: order.businessId,
-      amount: order.amount,
-      fee,
-      currency: order.currency,
-    };
-    const entry = saleEntry(sale);
-    const card = issuedCard(deps.codes, {
-      validityMonths,
-      ownerId: order.buyerId,
-      giftCardId: order.giftCardId,
-      businessId: order.businessId,
-      orderId: order.id,
-      amount: order.amount,
-      currency: order.currency,
-    });
     const paidAt = new Date();
-    const value = formatMoney({ amount: Number(order.amount), currency: order.currency });
-    const news = (gift: Awaited<ReturnType<typeof sendBoughtGift>> | null) => [
-      boughtNotice({ order, cardId: card.id, businessName, value, paidAt, gift }),
-      {
-        accountId: order.businessId,
-        kind: 'card_sold' as const,
-        title: 'You sold a gift card',
-        body: `A ${value} gift card was sold. ${formatMoney({ amount: Number(order.amount - fee), currency: order.currency })} is in your wallet.`,
-        link: '/dashboard/wallet',
-      },
-    ];
-    // The order paid, its journal entry, its card and (unless it is a gift, whose news waits for the gift)
-    // its news in one statement. The sold count is added after the commit (flushSoldCounts), not here: see
-    // soldCountPending.
-    const entryWritten = await completeSale(
+    const writes = saleWrites(deps, locked, paidAt);
+    const entry = saleEntries([writes.sale]);
+    // The order paid, its journal entry, its card, its sold count and (unless it is a gift, whose news waits
+    // for the gift) its news in one statement.
+    const entryWritten = await completeSales(
       tx,
-      order.id,
-      paidAt,
-      [entry.ctes, card.ctes, ...(order.gift ? [] : [notificationsWritten(news(null))])],
+      [{ orderId: order.id, paidAt }],
+      [
+        entry.ctes,
+        cardsIssued([writes.card]),
+        ...(order.gift ? [] : [notificationsWritten(writes.news(null))]),
+      ],
       entry.written,
+      soldCountsAdded(),
     );
     // Before a business's (or a currency's) first sale its ledger accounts are made, then the entry posted.
-    if (!entryWritten) await recordFirstSale(tx, sale);
+    if (!entryWritten) await recordFirstSale(tx, writes.sale);
     // Bought as a gift: it leaves from the buyer now (or at its time); if its recipient can no longer
     // receive it, the card stays with the buyer, who is told why.
     if (order.gift) {
       const gift = await sendBoughtGift(tx, {
         buyerId: order.buyerId,
-        purchasedCardId: card.id,
+        purchasedCardId: writes.card.id,
         orderId: order.id,
         request: order.gift,
       });
-      await notify(tx, news(gift));
+      await notify(tx, writes.news(gift));
     }
-    return answer('issued');
+    return 'issued';
   });
 }
 

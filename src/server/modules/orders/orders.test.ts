@@ -17,6 +17,9 @@ import type { PaymentProvider, StartPayment } from './payments/payment-provider'
 import { sandboxSecret } from './payments/payments';
 import { deliverDueSandboxWebhooks, SANDBOX_TEST_CARDS, signSandbox } from './payments/sandbox.provider';
 import { createCodeVault } from '../cards/code-vault';
+import { soldCountsAdded } from '../catalogue/catalogue.service';
+import { saleEntries } from '../wallet/wallet.service';
+import { completeSales, isSaleRefused } from './orders.repository';
 
 /**
  * Buying a gift card over /api/v1 against the real PostgreSQL: the order, the sandbox checkout form, the
@@ -628,6 +631,32 @@ describe('Idempotency-Key on POST /api/v1/orders', () => {
     }
   });
 
+  it('30 POSTs at once, three per key over 10 keys, make 10 orders, each with its one payment (ADR 027)', async () => {
+    const seller = await business();
+    const card = await createCard(seller);
+    const buyer = await user();
+    const keys = Array.from({ length: 10 }, () => `burst-${randomUUID()}`);
+    const answers = await Promise.all(
+      keys.flatMap((key) => [1, 2, 3].map(() => postOrder(buyer, card.id, key))),
+    );
+    for (const res of answers) expect([200, 201], res.body).toContain(res.statusCode);
+    expect(answers.filter((res) => res.statusCode === 201)).toHaveLength(10);
+    keys.forEach((_, k) => {
+      const ids = new Set(answers.slice(k * 3, k * 3 + 3).map((res) => (res.json() as Order).id));
+      expect(ids.size).toBe(1);
+    });
+    const rows = await query<{ reference: string; idempotency_key: string }>(
+      'SELECT reference, idempotency_key FROM orders WHERE buyer_id = $1',
+      [buyer.account.id],
+    );
+    expect(rows.map((r) => r.idempotency_key).sort()).toEqual([...keys].sort());
+    const payments = await query<{ reference: string }>(
+      'SELECT reference FROM sandbox_payments WHERE description LIKE $1',
+      [`${seller.input.name} gift card,%`],
+    );
+    expect(payments.map((p) => p.reference).sort()).toEqual(rows.map((r) => r.reference).sort());
+  });
+
   it('a retry after the card stopped selling still returns the first order (5 at once), not CARD_NOT_ON_SALE', async () => {
     const seller = await business();
     const card = await createCard(seller);
@@ -759,6 +788,83 @@ describe('payment confirmations (the sandbox webhook)', () => {
     expect((await buyer.request({ method: 'GET', url: '/api/v1/purchased-cards' })).json()).toMatchObject({
       items: [{ id: state.cards[0]!.id }],
     });
+  });
+
+  it('one confirmation 10 times at once among 10 other orders’ confirmations: each order paid once, the counts exact', async () => {
+    const seller = await business();
+    const card = await createCard(seller);
+    const buyer = await user();
+    // A first sale made the business's ledger accounts, so these are written as read, several in a statement.
+    expect((await confirm(await startOrder(buyer, card.id))).statusCode).toBe(200);
+    const orders = await Promise.all(Array.from({ length: 11 }, () => startOrder(buyer, card.id)));
+    const raws = [
+      ...Array(10).fill(confirmation(orders[0]!)),
+      ...orders.slice(1).map((o) => confirmation(o)),
+    ];
+    const answers = await Promise.all(raws.map((raw) => sendWebhook(t, raw)));
+    for (const res of answers) expect(res.statusCode, res.body).toBe(200);
+    const results = answers.map((res) => (res.json() as { result: string }).result);
+    expect(results.slice(0, 10).sort()).toEqual([...Array(9).fill('already-paid'), 'issued']);
+    expect(results.slice(10)).toEqual(Array(10).fill('issued'));
+    for (const order of orders) {
+      const state = await traces(order.id);
+      expect(state.order!.status).toBe('paid');
+      expect(state.cards).toHaveLength(1);
+      expect(state.entries).toHaveLength(1);
+    }
+    expect(await walletAmount(seller)).toBe(12 * 500_000);
+    const sold = (await t.app.inject({ method: 'GET', url: `/api/v1/gift-cards/${card.id}` })).json();
+    expect((sold as GiftCard).soldCount).toBe(12);
+    expect(
+      await query("SELECT id FROM notifications WHERE account_id = $1 AND kind = 'card_sold'", [
+        seller.account.id,
+      ]),
+    ).toHaveLength(12);
+    expect(await unbalancedEntries()).toEqual([]);
+  });
+
+  it('sales written as read refuse as a whole when one order is no longer pending: nothing of either is written', async () => {
+    const seller = await business();
+    const card = await createCard(seller);
+    const buyer = await user();
+    expect((await confirm(await startOrder(buyer, card.id))).statusCode).toBe(200);
+    const [pending, paid] = [await startOrder(buyer, card.id), await startOrder(buyer, card.id)];
+    expect((await confirm(paid)).statusCode).toBe(200);
+    const soldBefore = (
+      await query<{ sold_count: number }>('SELECT sold_count FROM gift_cards WHERE id = $1', [card.id])
+    )[0]!.sold_count;
+    const sale = (order: Order) => ({
+      orderId: order.id,
+      businessId: seller.account.id,
+      amount: 500_000n,
+      fee: 0n,
+      currency: 'NGN',
+    });
+    const complete = (orders: Order[]) => {
+      const entries = saleEntries(orders.map(sale));
+      return completeSales(
+        t.database.db,
+        orders.map((o) => ({ orderId: o.id, paidAt: new Date() })),
+        [entries.ctes],
+        entries.written,
+        soldCountsAdded(),
+        { asRead: true },
+      );
+    };
+    const refusal = await complete([pending, paid]).catch((error: unknown) => error);
+    expect(isSaleRefused(refusal)).toBe(true);
+    expect((await traces(pending.id)).order!.status).toBe('pending');
+    expect((await traces(pending.id)).entries).toEqual([]);
+    expect((await traces(paid.id)).entries).toHaveLength(1);
+    // Alone, the pending one is written; the paid one is refused again.
+    expect(await complete([pending])).toBe(true);
+    expect((await traces(pending.id)).order!.status).toBe('paid');
+    expect((await traces(pending.id)).entries).toHaveLength(1);
+    expect(isSaleRefused(await complete([paid]).catch((error: unknown) => error))).toBe(true);
+    const soldAfter = (
+      await query<{ sold_count: number }>('SELECT sold_count FROM gift_cards WHERE id = $1', [card.id])
+    )[0]!.sold_count;
+    expect(soldAfter).toBe(soldBefore + 1);
   });
 
   it('the first sale in a currency (no platform accounts yet) makes them under the lock; 5 deliveries at once pay it once', async () => {

@@ -5,7 +5,7 @@ import { createTestApp, registerAndLogin, type TestApp } from '../../../../tests
 import { fundedBusiness, TEST_PIN } from '../../../../tests/fixtures/wallet';
 import { createSandboxPayouts } from './payouts/sandbox-payouts';
 import type { DbOrTx } from '../../db/client';
-import { recordFirstSale, saleEntry } from './wallet.service';
+import { recordFirstSale, saleEntries } from './wallet.service';
 import { requestWithdrawal } from './withdrawals.service';
 
 let t: TestApp;
@@ -28,7 +28,7 @@ type Sale = Parameters<typeof recordFirstSale>[1];
 
 /** A sale's entry as a confirmation writes it: in its statement (here alone), or made first when it found no accounts. */
 async function recordSale(tx: DbOrTx, sale: Sale): Promise<void> {
-  const entry = saleEntry(sale);
+  const entry = saleEntries([sale]);
   const result = await tx.execute<{ written: boolean }>(
     sql`WITH ${entry.ctes} SELECT ${entry.written} AS written`,
   );

@@ -151,41 +151,49 @@ export async function postEntry(
 }
 
 /**
- * A sale's journal entry as CTEs of the statement that completes the sale (`sale_account`, `sale_line`,
- * `sale_entry`, `sale_postings`): payment clearing → the business's wallet less the fee → platform revenue,
- * the three accounts looked up by kind inside it. When any of them does not exist yet (the first sale of a
- * business or currency) nothing of it is written, and `written` (an SQL condition) is false: the caller
- * creates them and posts in the same transaction.
+ * Sales' journal entries as CTEs of the statement that completes them (`sale`, `sale_account`, `sale_line`,
+ * `sale_entry`, `sale_postings`), one entry per sale: payment clearing → the business's wallet less the fee
+ * → platform revenue, the three accounts looked up by kind inside it. A sale whose accounts do not all exist
+ * yet (the first sale of a business or currency) gets no entry, and `written` (an SQL condition: every sale
+ * got its entry) is false: the caller creates them and posts in the same transaction, or completes that sale
+ * on its own (ADR 027). The values go as arrays (issue 14: one statement for many sales, its text the same
+ * for any number of them).
  */
-export function saleEntryCtes(sale: {
-  reference: string;
-  businessId: string;
-  currency: string;
-  amount: bigint;
-  fee: bigint;
-}): { ctes: SQL; written: SQL } {
+export function saleEntryCtes(
+  sales: { reference: string; businessId: string; currency: string; amount: bigint; fee: bigint }[],
+): { ctes: SQL; written: SQL } {
+  const column = <T>(pick: (sale: (typeof sales)[number]) => T) => sql.param(sales.map(pick));
   const ctes = sql`
+    sale AS (
+      SELECT * FROM unnest(${column((s) => s.reference)}::text[], ${column((s) => s.businessId)}::uuid[],
+                           ${column((s) => s.currency)}::text[], ${column((s) => s.amount.toString())}::bigint[],
+                           ${column((s) => s.fee.toString())}::bigint[])
+               AS s(reference, business_id, currency, amount, fee)),
     sale_account AS (
-      SELECT id, kind::text AS kind FROM ${ledgerAccounts}
-       WHERE currency = ${sale.currency}::text
-         AND ((owner_id IS NULL AND kind IN ('payment_clearing', 'platform_revenue'))
-           OR (owner_id = ${sale.businessId}::uuid AND kind = 'business_wallet'))),
+      SELECT s.reference, a.id, a.kind::text AS kind
+        FROM sale s JOIN ${ledgerAccounts} a
+          ON a.currency = s.currency AND a.owner_id IS NULL AND a.kind IN ('payment_clearing', 'platform_revenue')
+      UNION ALL
+      SELECT s.reference, a.id, a.kind::text AS kind
+        FROM sale s JOIN ${ledgerAccounts} a
+          ON a.currency = s.currency AND a.owner_id = s.business_id AND a.kind = 'business_wallet'),
     sale_line AS (
-      SELECT sale_account.id, line.amount
-        FROM sale_account
-        JOIN unnest(ARRAY['payment_clearing', 'business_wallet', 'platform_revenue'],
-                    ARRAY[${(-sale.amount).toString()}, ${(sale.amount - sale.fee).toString()}, ${sale.fee.toString()}]::bigint[])
-             AS line(kind, amount) ON line.kind = sale_account.kind
-       WHERE line.amount <> 0),
+      SELECT sa.reference, sa.id, s.currency,
+             CASE sa.kind WHEN 'payment_clearing' THEN -s.amount
+                          WHEN 'business_wallet' THEN s.amount - s.fee
+                          ELSE s.fee END AS amount
+        FROM sale_account sa JOIN sale s ON s.reference = sa.reference),
     sale_entry AS (
       INSERT INTO ${journalEntries} (kind, reference)
-      SELECT 'sale', ${sale.reference}::text WHERE (SELECT count(*) FROM sale_account) = 3
-      RETURNING id),
+      SELECT 'sale', reference FROM sale_account GROUP BY reference HAVING count(*) = 3
+      RETURNING id, reference),
     sale_postings AS (
       INSERT INTO ${postings} (entry_id, ledger_account_id, amount, currency)
-      SELECT sale_entry.id, sale_line.id, sale_line.amount, ${sale.currency}::text FROM sale_entry, sale_line
+      SELECT e.id, l.id, l.amount, l.currency
+        FROM sale_entry e JOIN sale_line l ON l.reference = e.reference
+       WHERE l.amount <> 0
       RETURNING entry_id)`;
-  return { ctes, written: sql`EXISTS (SELECT 1 FROM sale_entry)` };
+  return { ctes, written: sql`((SELECT count(*) FROM sale_entry) = ${sales.length}::int)` };
 }
 
 /** The postings of the journal entry with this reference (empty when there is none). */

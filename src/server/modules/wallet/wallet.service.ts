@@ -60,14 +60,14 @@ export async function walletBalance(db: DbOrTx, businessId: string, currency: st
 }
 
 /**
- * A paid order's money, as one balanced ledger entry: payment clearing → the business's wallet, less the
+ * Paid orders' money, each as one balanced ledger entry: payment clearing → the business's wallet, less the
  * platform fee (→ platform revenue). The reference is unique, so the same order can never be credited twice.
- * The three accounts exist after the first sale, so the entry is CTEs of the statement that completes the
- * sale (issue 14), finding them itself; when it wrote nothing (`written` false), `recordFirstSale` creates
- * them and posts it in the same transaction.
+ * The three accounts exist after the first sale, so the entries are CTEs of the statement that completes the
+ * sales (issue 14; many at once, ADR 027), finding them itself; when not every sale got its entry (`written`
+ * false), `recordFirstSale` creates a sale's accounts and posts it in the same transaction.
  */
-export function saleEntry(sale: Sale): { ctes: SQL; written: SQL } {
-  return saleEntryCtes({ ...sale, reference: saleReference(sale) });
+export function saleEntries(sales: Sale[]): { ctes: SQL; written: SQL } {
+  return saleEntryCtes(sales.map((sale) => ({ ...sale, reference: saleReference(sale) })));
 }
 
 export async function recordFirstSale(tx: DbOrTx, sale: Sale): Promise<void> {

@@ -38,10 +38,11 @@ export interface PaymentWithOrder {
   /** The name the order's statement with this write is prepared under. */
   readonly name: string;
   /**
-   * The payment's write, run as a CTE of the order's statement when `orderWritten` (an SQL condition) holds.
-   * Fixed text: its values are `sql.placeholder`s, filled from `start`'s `values`.
+   * The payments' write, run as a CTE of the orders' statement (one or many orders, ADR 027), for the orders
+   * whose references `ordersWritten` (a subquery) answers. Fixed text: its values are `sql.placeholder`s of
+   * arrays, one element per order, each filled from that order's `start` `values`.
    */
-  write(orderWritten: SQL): SQL;
+  write(ordersWritten: SQL): SQL;
   /** The checkout URL the payment will have, and the values of `write`'s placeholders. */
   start(input: StartPayment): { checkoutUrl: string; values: Record<string, unknown> };
 }

@@ -86,12 +86,13 @@ export function createSandboxProvider(deps: { db: Db; secret: string }): Payment
     },
     paymentWithOrder: {
       name: 'order_with_sandbox_payment',
-      write: (orderWritten) => sql`
+      write: (ordersWritten) => sql`
         INSERT INTO ${sandboxPayments} (id, reference, amount, currency, description, return_url)
-        SELECT ${sql.placeholder('paymentId')}::uuid, ${sql.placeholder('paymentReference')}::text,
-               ${sql.placeholder('paymentAmount')}::bigint, ${sql.placeholder('paymentCurrency')}::text,
-               ${sql.placeholder('paymentDescription')}::text, ${sql.placeholder('paymentReturnUrl')}::text
-         WHERE ${orderWritten}`,
+        SELECT * FROM unnest(${sql.placeholder('paymentId')}::uuid[], ${sql.placeholder('paymentReference')}::text[],
+                             ${sql.placeholder('paymentAmount')}::bigint[], ${sql.placeholder('paymentCurrency')}::text[],
+                             ${sql.placeholder('paymentDescription')}::text[], ${sql.placeholder('paymentReturnUrl')}::text[])
+                   AS p(id, reference, amount, currency, description, return_url)
+         WHERE p.reference IN (${ordersWritten})`,
       start(input) {
         const id = randomUUID();
         return {
