@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type { Db } from './db/client';
 import type { Config } from './env';
+import { setBatchLimits } from './lib/batch';
 import { lazyChildLogger } from './lib/lazy-logger';
 import { registerSecurityHeaders } from './plugins/security-headers';
 import { accountRoutes } from './modules/accounts/accounts.routes';
@@ -73,6 +74,8 @@ function trustHops(hops: number): (address: string, hop: number) => boolean {
 /** Builds the whole app without listening, so tests can call `app.inject()`. */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config, db } = options;
+  // Before any room makes a batch on this pool (ADR 027).
+  setBatchLimits(db, { maxInFlight: config.DATABASE_BATCHES_IN_FLIGHT });
   const app = Fastify({
     logger:
       options.logger === false

@@ -1,5 +1,4 @@
 import type { Config } from '../env';
-import { setBatchLimits } from '../lib/batch';
 import { connectDatabase, runMigrations, type Database } from './client';
 import { startEmbeddedPostgres } from './embedded';
 
@@ -31,7 +30,6 @@ export async function openDatabase(
     max: config.DATABASE_POOL_SIZE,
     preparedStatements: config.DATABASE_PREPARED_STATEMENTS,
   });
-  setBatchLimits(database.db, { maxInFlight: config.DATABASE_BATCHES_IN_FLIGHT });
   try {
     await runMigrations(database.db);
   } catch (error) {
