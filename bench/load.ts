@@ -1,6 +1,7 @@
 import autocannon from 'autocannon';
 import { cpuDuring, memoryOf, peakRssDuring, type CpuShare } from './results';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import net from 'node:net';
 
 /** Shared helpers for HTTP benchmarks: start a process, wait for it, and load it with autocannon. */
@@ -29,16 +30,29 @@ export async function load(
 }
 
 /**
+ * The Node flags `npm start` gives the server (package.json's start script: the heap's bound, ADR 028), so
+ * a bench measures the server as it runs.
+ */
+export const SERVER_NODE_FLAGS = serverNodeFlags();
+
+function serverNodeFlags(): string[] {
+  const start = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } }).scripts
+    .start;
+  const flags = /\bnode((?:\s+--\S+)*)\s+dist\/server\/server\.js/.exec(start);
+  if (!flags) throw new Error(`package.json's start script does not run dist/server/server.js: ${start}`);
+  return flags[1]!.trim().split(/\s+/).filter(Boolean);
+}
+
+/**
  * Starts a process for a benchmark. BENCH_CPU_PROFILE=<dir> runs the app's server (dist/server/server.js)
  * with --cpu-prof, writing its profile there when it stops (open it in Chrome's DevTools);
  * BENCH_QUERY_TIMING=<file> has it time every statement into that file.
  */
 export function startProcess(command: string, args: string[], env: Record<string, string>): ChildProcess {
   const profile = process.env.BENCH_CPU_PROFILE;
-  const profiled =
-    profile && command === 'node' && args.at(-1) === 'dist/server/server.js'
-      ? ['--cpu-prof', `--cpu-prof-dir=${profile}`, ...args]
-      : args;
+  const server = command === 'node' && /(^|\/)server\.js$/.test(args.at(-1) ?? '');
+  const flagged = server ? [...SERVER_NODE_FLAGS, ...args] : args;
+  const profiled = profile && server ? ['--cpu-prof', `--cpu-prof-dir=${profile}`, ...flagged] : flagged;
   // BENCH_QUERY_TIMING=<file>: the server times every statement (src/server/db/query-timing.ts) into it.
   const timing = process.env.BENCH_QUERY_TIMING;
   const timed = timing && args.at(-1) === 'dist/server/server.js' ? { PG_QUERY_TIMING: timing } : {};

@@ -345,7 +345,7 @@ export type ConfirmResult = 'issued' | 'already-paid' | 'marked-failed' | 'ignor
  * id back that up.
  *
  * Issue 14 (ADR 027): a plain purchase's success is written on the order as read, without a lock, in one
- * statement shared with the other confirmations waiting (`completeSalesAsRead`); that statement writes
+ * statement shared with the other confirmations waiting (`salesAsRead`); that statement writes
  * nothing unless the order is still pending and its business's ledger accounts exist. Anything else (a
  * failure, a gift, an order no longer pending, a first sale, an unknown reference or amount) takes the
  * locked path, `applyConfirmation`, which decides as it always has.
