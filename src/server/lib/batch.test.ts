@@ -1,13 +1,20 @@
+import { PgTransaction } from 'drizzle-orm/pg-core';
 import { describe, expect, it } from 'vitest';
+import type { DbOrTx } from '../db/client';
 import {
   Batcher,
+  batchedLookup,
+  batchedPerPool,
   batchLimitsOf,
   batcherPerOwner,
   DEFAULT_BATCH_LIMITS,
-  lookupPerOwner,
   setBatchLimits,
   type BatchOptions,
 } from './batch';
+
+/** Stand-ins for a pool's handle and a transaction's (only their class matters here). */
+const pool = () => ({}) as DbOrTx;
+const transaction = () => Object.create(PgTransaction.prototype) as DbOrTx;
 
 /** A run that waits until the test lets it finish, recording what it was given. */
 function heldRuns<I, O>(answer: (items: I[]) => O[] | Promise<O[]>) {
@@ -113,7 +120,12 @@ describe('Batcher', () => {
       },
     });
     const gate = b.submit(0);
-    const answers = [12, 13, 14].map((n) => b.submit(n).then((v) => ({ v }), (e: Error) => ({ e })));
+    const answers = [12, 13, 14].map((n) =>
+      b.submit(n).then(
+        (v) => ({ v }),
+        (e: Error) => ({ e }),
+      ),
+    );
     await gate;
     const settled = await Promise.all(answers);
     expect(settled[0]).toEqual({ v: 13 });
@@ -144,17 +156,17 @@ describe('Batcher', () => {
   });
 });
 
-describe('lookupPerOwner', () => {
+describe('batchedLookup', () => {
   it('reads the keys asked for meanwhile in one read, each key once, and answers undefined for a missing one', async () => {
     const reads: string[][] = [];
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
-    const find = lookupPerOwner<object, string, number>(async (_owner, keys) => {
+    const find = batchedLookup<string, number>(async (_db, keys) => {
       reads.push(keys);
       if (reads.length === 1) await held;
       return new Map(keys.filter((k) => k !== 'none').map((k) => [k, k.length]));
     });
-    const owner = {};
+    const owner = pool();
     const first = find(owner, 'a');
     const rest = [find(owner, 'bb'), find(owner, 'bb'), find(owner, 'none'), find(owner, 'ccc')];
     release();
@@ -162,8 +174,30 @@ describe('lookupPerOwner', () => {
     expect(await Promise.all(rest)).toEqual([2, 2, undefined, 3]);
     expect(reads).toEqual([['a'], ['bb', 'none', 'ccc']]);
     // Another owner (another pool) has its own reads.
-    expect(await find({}, 'dddd')).toBe(4);
+    expect(await find(pool(), 'dddd')).toBe(4);
     expect(reads).toHaveLength(3);
+  });
+});
+
+describe('batchedPerPool', () => {
+  it('inside a transaction runs the item at once, alone, even while a run of the pool is in flight', async () => {
+    const held = heldRuns((items: number[]) => items.map((n) => -n));
+    const alone: number[][] = [];
+    const submit = batchedPerPool<number, number>((db) => ({
+      keys: () => [],
+      run: (items) =>
+        db instanceof PgTransaction ? (alone.push(items), Promise.resolve(items)) : held.run(items),
+    }));
+    const db = pool();
+    const pooled = [submit(db, 1), submit(db, 2)];
+    await settle();
+    expect(held.runs.map((r) => r.items)).toEqual([[1]]);
+    expect(await submit(transaction(), 3)).toBe(3);
+    expect(alone).toEqual([[3]]);
+    held.runs[0]!.finish();
+    await settle();
+    held.runs[1]!.finish();
+    expect(await Promise.all(pooled)).toEqual([-1, -2]);
   });
 });
 

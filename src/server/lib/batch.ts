@@ -1,3 +1,6 @@
+import { PgTransaction } from 'drizzle-orm/pg-core';
+import type { DbOrTx } from '../db/client';
+
 /**
  * Issue 14 (ADR 027): many callers' writes in few statements. Each caller submits one item and gets its own
  * answer; the items waiting while `maxInFlight` runs are in flight go together in the next run, one
@@ -158,19 +161,33 @@ export function batcherPerOwner<Owner extends object, I, O>(
 }
 
 /**
- * Reads by key from many callers in few statements (see `Batcher`): the keys asked for while `maxInFlight`
- * reads are in flight are read together, each key once, and every caller gets its key's value (undefined
- * when there is none).
+ * A statement for many callers (see `Batcher`): on a pool, each call waits for a free run of that pool's
+ * batcher and shares it with the others waiting; inside a transaction, which has one connection and its own
+ * order of statements, the item runs at once, alone.
  */
-export function lookupPerOwner<Owner extends object, K, V>(
-  read: (owner: Owner, keys: K[]) => Promise<Map<K, V>>,
-): (owner: Owner, key: K) => Promise<V | undefined> {
-  const batchers = batcherPerOwner<Owner, K, V | undefined>((owner) => ({
+export function batchedPerPool<I, O>(
+  make: (db: DbOrTx) => Omit<BatchOptions<I, O>, keyof BatchLimits>,
+): (db: DbOrTx, item: I) => Promise<O> {
+  const batchers = batcherPerOwner(make);
+  return async (db, item) => {
+    if (db instanceof PgTransaction) return (await make(db).run([item]))[0]!;
+    return batchers(db).submit(item);
+  };
+}
+
+/**
+ * Reads by key from many callers in few statements (see `batchedPerPool`): the keys asked for while a read
+ * of that kind is in flight are read together, each key once, and every caller gets its key's value
+ * (undefined when there is none).
+ */
+export function batchedLookup<K, V>(
+  read: (db: DbOrTx, keys: K[]) => Promise<Map<K, V>>,
+): (db: DbOrTx, key: K) => Promise<V | undefined> {
+  return batchedPerPool<K, V | undefined>((db) => ({
     keys: () => [],
     run: async (keys) => {
-      const found = await read(owner, [...new Set(keys)]);
+      const found = await read(db, [...new Set(keys)]);
       return keys.map((key) => found.get(key));
     },
   }));
-  return (owner, key) => batchers(owner).submit(key);
 }

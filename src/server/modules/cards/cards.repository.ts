@@ -11,13 +11,12 @@ import {
   sql,
   type SQL,
 } from 'drizzle-orm';
-import { PgTransaction } from 'drizzle-orm/pg-core';
 import { builtOnce, type DbOrTx } from '../../db/client';
 import { accounts } from '../../db/schema/accounts';
 import { giftCards } from '../../db/schema/catalogue';
 import { cardActivities, cardNews, purchasedCards } from '../../db/schema/cards';
 import { orders } from '../../db/schema/orders';
-import { batcherPerOwner } from '../../lib/batch';
+import { batchedPerPool } from '../../lib/batch';
 import { batchTriesOf, countTriesOf, type Counted, type Limit } from '../../lib/rate-limiter';
 
 /** A card to issue, as `issuedCardCtes` writes it. */
@@ -215,13 +214,6 @@ export interface Spent {
   written: SpentActivity | null;
 }
 
-const spendBatcher = batcherPerOwner<DbOrTx, Spend, Spent>((db) => ({
-  // One statement cannot write a card twice, nor see its own write of an Idempotency-Key.
-  keys: (spend) =>
-    spend.key === undefined ? [spend.codeHash] : [spend.codeHash, `${spend.actorId}:${spend.key}`],
-  run: (spends) => spendCardsByCode(db, spends),
-}));
-
 /** Many tills' spends in one statement (`spendByCode`), answered in their order. */
 export async function spendCardsByCode(db: DbOrTx, spends: Spend[]): Promise<Spent[]> {
   const rows = await spendByCode(db).execute({
@@ -252,10 +244,12 @@ export async function spendCardsByCode(db: DbOrTx, spends: Spend[]): Promise<Spe
  * See `spendByCode`. On the pool, the spend waits for a free run and shares it with the others waiting
  * (ADR 027); inside a transaction it runs at once, alone.
  */
-export function spendCardByCode(db: DbOrTx, spend: Spend): Promise<Spent> {
-  if (db instanceof PgTransaction) return spendCardsByCode(db, [spend]).then(([spent]) => spent!);
-  return spendBatcher(db).submit(spend);
-}
+export const spendCardByCode = batchedPerPool<Spend, Spent>((db) => ({
+  // One statement cannot write a card twice, nor see its own write of an Idempotency-Key.
+  keys: (spend) =>
+    spend.key === undefined ? [spend.codeHash] : [spend.codeHash, `${spend.actorId}:${spend.key}`],
+  run: (spends) => spendCardsByCode(db, spends),
+}));
 
 /** What a spend was decided on: the card as it was read, unlocked. */
 export type SeenCard = Pick<CardRow, 'id' | 'balance' | 'status' | 'expiresAt' | 'businessId' | 'codeHash'>;

@@ -1,6 +1,6 @@
 import { and, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { builtOnce, type DbOrTx } from '../../db/client';
-import { lookupPerOwner } from '../../lib/batch';
+import { batchedLookup } from '../../lib/batch';
 import { accounts } from '../../db/schema/accounts';
 import { giftCards } from '../../db/schema/catalogue';
 
@@ -48,7 +48,7 @@ const giftCardsById = builtOnce((db) =>
 );
 
 /** A design with its business (undefined when there is none). */
-export const findGiftCard = lookupPerOwner<DbOrTx, string, GiftCardWithBusiness>(
+export const findGiftCard = batchedLookup<string, GiftCardWithBusiness>(
   async (db, ids) => new Map((await giftCardsById(db).execute({ ids })).map((row) => [row.id, row])),
 );
 

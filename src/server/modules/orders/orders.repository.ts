@@ -1,7 +1,6 @@
 import { aliasedTable, and, eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
-import { PgTransaction } from 'drizzle-orm/pg-core';
 import { builtOnce, type DbOrTx } from '../../db/client';
-import { Batcher, batchLimitsOf, lookupPerOwner, perOwner } from '../../lib/batch';
+import { batchedLookup, batchedPerPool, perOwner } from '../../lib/batch';
 import { accounts } from '../../db/schema/accounts';
 import { gifts, purchasedCards } from '../../db/schema/cards';
 import { giftCards } from '../../db/schema/catalogue';
@@ -74,16 +73,12 @@ export interface OrderToInsert {
 
 /** A part's orders go in statements of their own (one statement has one shape); no part is `NO_PART`. */
 const NO_PART = {};
-const orderInserts = perOwner((db: DbOrTx) =>
-  perOwner(
-    (_part: object) =>
-      new Batcher<OrderToInsert, OrderRow | undefined>({
-        ...batchLimitsOf(db),
-        // One statement cannot see its own write of a buyer's Idempotency-Key.
-        keys: ({ row }) => (row.idempotencyKey ? [`${row.buyerId}:${row.idempotencyKey}`] : []),
-        run: (batch) => insertOrdersNow(db, batch),
-      }),
-  ),
+const orderInserts = perOwner((_part: object) =>
+  batchedPerPool<OrderToInsert, OrderRow | undefined>((db) => ({
+    // One statement cannot see its own write of a buyer's Idempotency-Key.
+    keys: ({ row }) => (row.idempotencyKey ? [`${row.buyerId}:${row.idempotencyKey}`] : []),
+    run: (batch) => insertOrdersNow(db, batch),
+  })),
 );
 
 async function insertOrdersNow(db: DbOrTx, batch: OrderToInsert[]): Promise<(OrderRow | undefined)[]> {
@@ -130,9 +125,7 @@ export function insertOrder(
   row: NewOrderRow,
   part?: { of: OrderPart; values: Record<string, unknown> },
 ): Promise<OrderRow | undefined> {
-  const order = { row, ...(part ? { part } : {}) };
-  if (db instanceof PgTransaction) return insertOrdersNow(db, [order]).then(([created]) => created);
-  return orderInserts(db)(part?.of ?? NO_PART).submit(order);
+  return orderInserts(part?.of ?? NO_PART)(db, { row, ...(part ? { part } : {}) });
 }
 
 export async function findOrderByIdempotencyKey(db: DbOrTx, buyerId: string, key: string) {
@@ -207,7 +200,7 @@ export type OrderForSale = NonNullable<Awaited<ReturnType<typeof lockOrderByRefe
  * The order a payment confirmation names, unlocked (undefined when there is none); see `ordersByReference`.
  * The confirmations' reads waiting while others run go in one statement (ADR 027).
  */
-export const findOrderForSale = lookupPerOwner<DbOrTx, string, OrderForSale>(async (db, references) => {
+export const findOrderForSale = batchedLookup<string, OrderForSale>(async (db, references) => {
   const rows = await ordersByReference(db).execute({ references });
   return new Map(rows.map((row) => [row.order.reference, row]));
 });

@@ -15,7 +15,7 @@ import {
 import type { Db } from '../../db/client';
 import type { Config } from '../../env';
 import { AppError, notFound } from '../../lib/app-error';
-import { batcherPerOwner } from '../../lib/batch';
+import { batchedPerPool } from '../../lib/batch';
 import { decodeCursor, encodeCursor } from '../../lib/cursor';
 import { publicUrl } from '../../lib/public-url';
 import { findAccount } from '../accounts/accounts.service';
@@ -345,7 +345,7 @@ export type ConfirmResult = 'issued' | 'already-paid' | 'marked-failed' | 'ignor
  * id back that up.
  *
  * Issue 14 (ADR 027): a plain purchase's success is written on the order as read, without a lock, in one
- * statement shared with the other confirmations waiting (`salesAsRead`); that statement writes
+ * statement shared with the other confirmations waiting (`completeSaleAsRead`); that statement writes
  * nothing unless the order is still pending and its business's ledger accounts exist. Anything else (a
  * failure, a gift, an order no longer pending, a first sale, an unknown reference or amount) takes the
  * locked path, `applyConfirmation`, which decides as it always has.
@@ -414,7 +414,7 @@ interface SaleAsRead {
  * cards and news in one statement, which refuses as a whole (and each is then tried alone) when one of
  * them is no longer as read.
  */
-const salesAsRead = batcherPerOwner<Db, SaleAsRead, true>((db) => ({
+const completeSaleAsRead = batchedPerPool<SaleAsRead, true>((db) => ({
   keys: (sale) => [sale.orderId],
   run: async (sales) => {
     const entries = saleEntries(sales.map((s) => s.writes.sale));
@@ -453,7 +453,7 @@ async function confirmAsRead(
   if (!plain) return null;
   const paidAt = new Date();
   try {
-    await salesAsRead(deps.db).submit({ orderId: order.id, paidAt, writes: saleWrites(deps, found, paidAt) });
+    await completeSaleAsRead(deps.db, { orderId: order.id, paidAt, writes: saleWrites(deps, found, paidAt) });
   } catch (error) {
     if (isSaleRefused(error)) return null;
     throw error;

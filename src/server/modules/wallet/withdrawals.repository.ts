@@ -1,7 +1,6 @@
 import { and, eq, inArray, lte, sql } from 'drizzle-orm';
-import { PgTransaction } from 'drizzle-orm/pg-core';
 import { builtOnce, type DbOrTx } from '../../db/client';
-import { batcherPerOwner } from '../../lib/batch';
+import { batchedPerPool } from '../../lib/batch';
 import { bankAccounts, withdrawals } from '../../db/schema/wallet';
 import type { BankAccountShown } from './wallet.repository';
 
@@ -218,12 +217,6 @@ export interface CheckedOutcome {
   bank: BankAccountShown | null;
 }
 
-const withdrawalBatcher = batcherPerOwner<DbOrTx, CheckedCall, CheckedOutcome>((db) => ({
-  // One business at a time: each call locks its wallet, and its key is the business's own.
-  keys: (call) => [call.businessId],
-  run: (calls) => callRequestWithdrawalsChecked(db, calls),
-}));
-
 /** Many businesses' withdrawals in one statement (`checkedCalls`), answered in their order. */
 export async function callRequestWithdrawalsChecked(
   db: DbOrTx,
@@ -277,7 +270,8 @@ function compare(a: string, b: string): number {
  * waits for a free run and shares it with the other businesses waiting (ADR 027); inside a transaction it
  * runs at once, alone.
  */
-export function callRequestWithdrawalChecked(db: DbOrTx, call: CheckedCall): Promise<CheckedOutcome> {
-  if (db instanceof PgTransaction) return callRequestWithdrawalsChecked(db, [call]).then(([outcome]) => outcome!);
-  return withdrawalBatcher(db).submit(call);
-}
+export const callRequestWithdrawalChecked = batchedPerPool<CheckedCall, CheckedOutcome>((db) => ({
+  // One business at a time: each call locks its wallet, and its key is the business's own.
+  keys: (call) => [call.businessId],
+  run: (calls) => callRequestWithdrawalsChecked(db, calls),
+}));
