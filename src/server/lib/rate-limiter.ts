@@ -20,14 +20,14 @@ export type Counted = {
 
 /**
  * The limits as the counting statement takes them (its one parameter, a JSON array), with each one's budget
- * (`max`) for a statement that goes on only when none is over it. `n` numbers the request that spends the
- * try, for a statement that counts the tries of many requests at once (ADR 027); one request is `n` 0.
+ * (`max`) for a statement that goes on only when none is over it, and the number `n` of the request that
+ * spends the try (one request: 0).
  */
-export function triesOf(limits: Limit[], n = 0): string {
-  return JSON.stringify(triesList(limits, n));
+export function triesOf(limits: Limit[]): string {
+  return JSON.stringify(triesList(limits, 0));
 }
 
-/** `triesOf` for many requests, numbered 0, 1, … in the order given. */
+/** `triesOf` for many requests counted in one statement (ADR 027), numbered 0, 1, … in the order given. */
 export function batchTriesOf(limitsPerRequest: Limit[][]): string {
   return JSON.stringify(limitsPerRequest.flatMap((limits, n) => triesList(limits, n)));
 }
