@@ -161,8 +161,9 @@ function callOutcome<O extends string>(row: {
 /**
  * The calls of `request_withdrawal_checked`, built once: the common withdrawal's one statement, for one
  * business or for many at once (ADR 027: the withdrawals waiting while others run go together, see
- * `callRequestWithdrawalChecked`), one call per withdrawal `n`, in the order of `n`, each seeing what the
- * ones before it wrote. Answers one row per withdrawal, in that order.
+ * `callRequestWithdrawalChecked`), one call per withdrawal, each seeing what the ones before it wrote. The
+ * calls go in the order of the businesses' ids, the order their wallets are locked in, so two such
+ * statements never wait on each other in a circle; the answers come back in the order given (`n`).
  */
 const checkedCalls = builtOnce((db) => {
   const p = (name: string) => sql.placeholder(name);
@@ -181,12 +182,13 @@ const checkedCalls = builtOnce((db) => {
       bankCreatedAt: sql<string>`w.bank_created_at`,
     })
     .from(
-      sql`unnest(${p('businessIds')}::uuid[], ${p('currencies')}::text[], ${p('bankAccountIds')}::uuid[],
-                 ${p('amounts')}::bigint[], ${p('references')}::text[], ${p('idempotencyKeys')}::text[],
-                 ${p('fingerprints')}::text[], ${p('sameWithinSeconds')}::int[], ${p('pinHashes')}::text[],
-                 ${p('news')}::jsonb[])
+      sql`(SELECT * FROM unnest(${p('businessIds')}::uuid[], ${p('currencies')}::text[],
+                 ${p('bankAccountIds')}::uuid[], ${p('amounts')}::bigint[], ${p('references')}::text[],
+                 ${p('idempotencyKeys')}::text[], ${p('fingerprints')}::text[], ${p('sameWithinSeconds')}::int[],
+                 ${p('pinHashes')}::text[], ${p('news')}::jsonb[])
             WITH ORDINALITY AS c(business_id, currency, bank_account_id, amount, reference, idempotency_key,
                                  fingerprint, same_within_seconds, pin_hash, news, n)
+           ORDER BY c.business_id) AS c
           CROSS JOIN LATERAL request_withdrawal_checked(c.business_id, c.currency, c.bank_account_id, c.amount,
             c.reference, c.idempotency_key, c.fingerprint, c.same_within_seconds, c.pin_hash, c.news) AS w`,
     )
@@ -222,44 +224,33 @@ export async function callRequestWithdrawalsChecked(
   db: DbOrTx,
   calls: CheckedCall[],
 ): Promise<CheckedOutcome[]> {
-  // The wallets are locked in the order of the businesses' ids, so two statements never wait in a circle.
-  const order = calls.map((_, i) => i).sort((a, b) => compare(calls[a]!.businessId, calls[b]!.businessId));
-  const sorted = order.map((i) => calls[i]!);
   const rows = await checkedCalls(db).execute({
-    businessIds: sorted.map((c) => c.businessId),
-    currencies: sorted.map((c) => c.currency),
-    bankAccountIds: sorted.map((c) => c.bankAccountId),
-    amounts: sorted.map((c) => String(c.amount)),
-    references: sorted.map((c) => c.reference),
-    idempotencyKeys: sorted.map((c) => c.idempotencyKey),
-    fingerprints: sorted.map((c) => c.fingerprint),
-    sameWithinSeconds: sorted.map((c) => Math.trunc(c.sameWithinSeconds)),
-    pinHashes: sorted.map((c) => c.pinHash),
-    news: sorted.map((c) => c.news),
+    businessIds: calls.map((c) => c.businessId),
+    currencies: calls.map((c) => c.currency),
+    bankAccountIds: calls.map((c) => c.bankAccountId),
+    amounts: calls.map((c) => String(c.amount)),
+    references: calls.map((c) => c.reference),
+    idempotencyKeys: calls.map((c) => c.idempotencyKey),
+    fingerprints: calls.map((c) => c.fingerprint),
+    sameWithinSeconds: calls.map((c) => Math.trunc(c.sameWithinSeconds)),
+    pinHashes: calls.map((c) => c.pinHash),
+    news: calls.map((c) => c.news),
   });
-  const outcomes = new Array<CheckedOutcome>(calls.length);
-  rows.forEach((r, k) => {
-    outcomes[order[k]!] = {
-      ...callOutcome(r),
-      bank:
-        r.bankId === null
-          ? null
-          : {
-              id: r.bankId,
-              bankCode: r.bankCode,
-              bankName: r.bankName,
-              accountNumber: r.accountNumber,
-              accountName: r.accountName,
-              isDefault: r.isDefault,
-              createdAt: new Date(r.bankCreatedAt),
-            },
-    };
-  });
-  return outcomes;
-}
-
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
+  return rows.map((r) => ({
+    ...callOutcome(r),
+    bank:
+      r.bankId === null
+        ? null
+        : {
+            id: r.bankId,
+            bankCode: r.bankCode,
+            bankName: r.bankName,
+            accountNumber: r.accountNumber,
+            accountName: r.accountName,
+            isDefault: r.isDefault,
+            createdAt: new Date(r.bankCreatedAt),
+          },
+  }));
 }
 
 /**
