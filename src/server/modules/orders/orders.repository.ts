@@ -43,9 +43,7 @@ function ordersInsert() {
     RETURNING *`;
 }
 
-/** The orders' insert, with a part or without, built once per part (a provider's payment, ADR 019). */
-const withPart = new WeakMap<OrderPart, ReturnType<typeof ordersStatement>>();
-const withoutPart = ordersStatement(undefined);
+/** The orders' insert, with a part or without, built once (a provider's payment, ADR 019). */
 function ordersStatement(part: OrderPart | undefined) {
   return builtOnce((db) => {
     const written = db.$with('new_order', getTableColumns(orders)).as(ordersInsert());
@@ -71,47 +69,42 @@ export interface OrderToInsert {
   part?: { of: OrderPart; values: Record<string, unknown> };
 }
 
-/** A part's orders go in statements of their own (one statement has one shape); no part is `NO_PART`. */
+/**
+ * One batch, and one statement built once, per part: a part's orders go in statements of their own (one
+ * statement has one shape); no part is `NO_PART`.
+ */
 const NO_PART = {};
-const orderInserts = perOwner((_part: object) =>
-  batchedPerPool<OrderToInsert, OrderRow | undefined>((db) => ({
+const orderInserts = perOwner((part: object) => {
+  const statement = ordersStatement(part === NO_PART ? undefined : (part as OrderPart));
+  return batchedPerPool<OrderToInsert, OrderRow | undefined>((db) => ({
     // One statement cannot see its own write of a buyer's Idempotency-Key.
     keys: ({ row }) => (row.idempotencyKey ? [`${row.buyerId}:${row.idempotencyKey}`] : []),
-    run: (batch) => insertOrdersNow(db, batch),
-  })),
-);
-
-async function insertOrdersNow(db: DbOrTx, batch: OrderToInsert[]): Promise<(OrderRow | undefined)[]> {
-  const part = batch[0]!.part?.of;
-  if (batch.some((o) => o.part?.of !== part)) throw new Error('orders of different parts in one statement');
-  let statement = part ? withPart.get(part) : withoutPart;
-  if (!statement) {
-    statement = ordersStatement(part);
-    withPart.set(part!, statement);
-  }
-  const column = <T>(pick: (row: NewOrderRow) => T) => batch.map((o) => pick(o.row));
-  const partValues: Record<string, unknown[]> = {};
-  for (const { part: p } of batch) {
-    for (const [name, value] of Object.entries(p?.values ?? {})) (partValues[name] ??= []).push(value);
-  }
-  const rows = await statement(db).execute({
-    ids: column((r) => r.id),
-    references: column((r) => r.reference),
-    buyerIds: column((r) => r.buyerId),
-    giftCardIds: column((r) => r.giftCardId),
-    businessIds: column((r) => r.businessId),
-    amounts: column((r) => String(r.amount)),
-    currencies: column((r) => r.currency),
-    providers: column((r) => r.provider),
-    idempotencyKeys: column((r) => r.idempotencyKey ?? null),
-    requestFingerprints: column((r) => r.requestFingerprint ?? null),
-    gifts: column((r) => (r.gift ? JSON.stringify(r.gift) : null)),
-    checkoutUrls: column((r) => r.checkoutUrl ?? null),
-    ...partValues,
-  });
-  const byId = new Map(rows.map((row) => [row.id, row]));
-  return batch.map((o) => byId.get(o.row.id!));
-}
+    run: async (batch) => {
+      const column = <T>(pick: (row: NewOrderRow) => T) => batch.map((o) => pick(o.row));
+      const partValues: Record<string, unknown[]> = {};
+      for (const { part: p } of batch) {
+        for (const [name, value] of Object.entries(p?.values ?? {})) (partValues[name] ??= []).push(value);
+      }
+      const rows = await statement(db).execute({
+        ids: column((r) => r.id),
+        references: column((r) => r.reference),
+        buyerIds: column((r) => r.buyerId),
+        giftCardIds: column((r) => r.giftCardId),
+        businessIds: column((r) => r.businessId),
+        amounts: column((r) => String(r.amount)),
+        currencies: column((r) => r.currency),
+        providers: column((r) => r.provider),
+        idempotencyKeys: column((r) => r.idempotencyKey ?? null),
+        requestFingerprints: column((r) => r.requestFingerprint ?? null),
+        gifts: column((r) => (r.gift ? JSON.stringify(r.gift) : null)),
+        checkoutUrls: column((r) => r.checkoutUrl ?? null),
+        ...partValues,
+      });
+      const byId = new Map(rows.map((row) => [row.id, row]));
+      return batch.map((o) => byId.get(o.row.id!));
+    },
+  }));
+});
 
 /**
  * Writes a new order; with an Idempotency-Key this buyer already used, writes nothing and answers undefined
@@ -123,7 +116,7 @@ async function insertOrdersNow(db: DbOrTx, batch: OrderToInsert[]): Promise<(Ord
 export function insertOrder(
   db: DbOrTx,
   row: NewOrderRow,
-  part?: { of: OrderPart; values: Record<string, unknown> },
+  part?: OrderToInsert['part'],
 ): Promise<OrderRow | undefined> {
   return orderInserts(part?.of ?? NO_PART)(db, { row, ...(part ? { part } : {}) });
 }
@@ -157,13 +150,18 @@ export async function lockOrder(tx: DbOrTx, id: string): Promise<OrderRow | unde
   return row;
 }
 
-/** Built once (issue 14): every payment confirmation locks its order. */
-const orderByReferenceLocked = builtOnce((db) =>
-  db
+/** An order with what issuing its card needs: the design's validity (null when it is gone), the business's name. */
+function orderForSale(db: DbOrTx) {
+  return db
     .select({ order: orders, validityMonths: giftCards.validityMonths, businessName: accounts.name })
     .from(orders)
     .innerJoin(accounts, eq(accounts.id, orders.businessId))
-    .leftJoin(giftCards, eq(giftCards.id, orders.giftCardId))
+    .leftJoin(giftCards, eq(giftCards.id, orders.giftCardId));
+}
+
+/** Built once (issue 14): every payment confirmation on the locked path locks its order. */
+const orderByReferenceLocked = builtOnce((db) =>
+  orderForSale(db)
     .where(eq(orders.reference, sql.placeholder('reference')))
     .for('update', { of: orders })
     .prepare('order_by_reference_locked'),
@@ -171,25 +169,16 @@ const orderByReferenceLocked = builtOnce((db) =>
 
 /**
  * The order a payment confirmation names, locked (only the order's row) so concurrent deliveries of it are
- * handled one at a time, with what issuing its card needs:
- * the design's validity (null when the design is gone) and the business's name, in the same statement.
+ * handled one at a time, with what issuing its card needs (`orderForSale`).
  */
 export async function lockOrderByReference(tx: DbOrTx, reference: string) {
   const [row] = await orderByReferenceLocked(tx).execute({ reference });
   return row;
 }
 
-/**
- * Orders named by payment confirmations, unlocked, with what issuing their cards needs (as
- * `lockOrderByReference` reads one), answered by reference (ADR 027: the confirmations waiting while others
- * run are read in one statement).
- */
+/** Orders named by payment confirmations, unlocked (`orderForSale`), built once. */
 const ordersByReference = builtOnce((db) =>
-  db
-    .select({ order: orders, validityMonths: giftCards.validityMonths, businessName: accounts.name })
-    .from(orders)
-    .innerJoin(accounts, eq(accounts.id, orders.businessId))
-    .leftJoin(giftCards, eq(giftCards.id, orders.giftCardId))
+  orderForSale(db)
     .where(sql`${orders.reference} = ANY(${sql.placeholder('references')}::text[])`)
     .prepare('orders_by_reference'),
 );
@@ -214,8 +203,9 @@ export const findOrderForSale = batchedLookup<string, OrderForSale>(async (db, r
  * the answer of a sale on a locked order. On orders read without a lock (`asRead`), an order is made paid
  * only if it is still pending, and when one is not, or `written` is false, the statement refuses as a whole
  * (SQLSTATE ZG001, `refuse_unless`): nothing is written, and the caller completes those sales on the locked
- * path. The orders and the cards are taken in the order of their ids, so two such statements never wait on
- * each other in a circle.
+ * path. No two statements of one instance share an order (the batcher's keys); two instances' statements
+ * that wait on each other's orders or cards in a circle are refused by PostgreSQL as a deadlock, and the
+ * batcher tries each of their sales alone.
  */
 export async function completeSales(
   db: DbOrTx,
@@ -225,7 +215,6 @@ export async function completeSales(
   addToSoldCounts: SQL,
   options: { asRead?: boolean } = {},
 ): Promise<boolean> {
-  const sorted = [...sales].sort((a, b) => (a.orderId < b.orderId ? -1 : a.orderId > b.orderId ? 1 : 0));
   const answer = options.asRead
     ? sql`refuse_unless((SELECT count(*) FROM paid) = ${sales.length}::int AND ${written},
                         'a sale is no longer as it was read, or its ledger accounts are missing')`
@@ -234,11 +223,11 @@ export async function completeSales(
     WITH ${sql.join(parts, sql`, `)},
     paid AS (
       UPDATE ${orders} o SET status = 'paid', paid_at = p.paid_at, failure_reason = NULL
-        FROM unnest(${sql.param(sorted.map((s) => s.orderId))}::uuid[],
-                    ${sql.param(sorted.map((s) => s.paidAt.toISOString()))}::timestamptz[]) AS p(id, paid_at)
+        FROM unnest(${sql.param(sales.map((s) => s.orderId))}::uuid[],
+                    ${sql.param(sales.map((s) => s.paidAt.toISOString()))}::timestamptz[]) AS p(id, paid_at)
        WHERE o.id = p.id ${options.asRead ? sql`AND o.status = 'pending'` : sql``}
       RETURNING o.id, o.gift_card_id),
-    counted AS (SELECT gift_card_id, count(*)::int AS sales FROM paid GROUP BY gift_card_id ORDER BY gift_card_id),
+    counted AS (SELECT gift_card_id, count(*)::int AS sales FROM paid GROUP BY gift_card_id),
     added AS (${addToSoldCounts})
     SELECT ${answer} AS written`);
   return result.rows[0]!.written;
