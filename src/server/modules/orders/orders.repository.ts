@@ -1,4 +1,4 @@
-import { aliasedTable, and, eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
+import { aliasedTable, and, eq, getTableColumns, getTableName, sql, type SQL } from 'drizzle-orm';
 import { builtOnce, type DbOrTx } from '../../db/client';
 import { batchedLookup, batchedPerPool, perOwner } from '../../lib/batch';
 import { accounts } from '../../db/schema/accounts';
@@ -151,9 +151,11 @@ export async function lockOrder(tx: DbOrTx, id: string): Promise<OrderRow | unde
 }
 
 /** An order with what issuing its card needs: the design's validity (null when it is gone), the business's name. */
+const forSale = { order: orders, validityMonths: giftCards.validityMonths, businessName: accounts.name };
+
 function orderForSale(db: DbOrTx) {
   return db
-    .select({ order: orders, validityMonths: giftCards.validityMonths, businessName: accounts.name })
+    .select(forSale)
     .from(orders)
     .innerJoin(accounts, eq(accounts.id, orders.businessId))
     .leftJoin(giftCards, eq(giftCards.id, orders.giftCardId));
@@ -176,12 +178,27 @@ export async function lockOrderByReference(tx: DbOrTx, reference: string) {
   return row;
 }
 
-/** Orders named by payment confirmations, unlocked (`orderForSale`), built once. */
-const ordersByReference = builtOnce((db) =>
-  orderForSale(db)
-    .where(sql`${orders.reference} = ANY(${sql.placeholder('references')}::text[])`)
-    .prepare('orders_by_reference'),
-);
+/**
+ * Orders named by payment confirmations, unlocked, with what `orderForSale` reads, built once. Each reference
+ * is its own look-up (a lateral subquery, which the planner cannot turn into a join), so the plan probes
+ * `orders_reference_unique` whatever it knows of the table: with `reference = ANY(…)` a plan made while
+ * `orders` was small and not yet analyzed scanned it whole, and kept doing so as it grew.
+ */
+const ordersByReference = builtOnce((db) => {
+  const named = db
+    .select()
+    .from(orders)
+    .where(sql`${orders.reference} = wanted.reference`)
+    .limit(1)
+    .as(getTableName(orders));
+  return db
+    .select(forSale)
+    .from(sql`unnest(${sql.placeholder('references')}::text[]) AS wanted(reference)`)
+    .innerJoinLateral(named, sql`true`)
+    .innerJoin(accounts, eq(accounts.id, orders.businessId))
+    .leftJoin(giftCards, eq(giftCards.id, orders.giftCardId))
+    .prepare('orders_by_reference');
+});
 
 export type OrderForSale = NonNullable<Awaited<ReturnType<typeof lockOrderByReference>>>;
 
