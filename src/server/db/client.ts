@@ -1,4 +1,6 @@
+import { getTableName, sql, type SQL } from 'drizzle-orm';
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -76,5 +78,25 @@ export function builtOnce<T extends object>(build: (db: DbOrTx) => T): (db: DbOr
     built ??= build(db);
     const { client } = (db as unknown as { session: { client: unknown } }).session;
     return Object.create(built, { client: { value: client } }) as T;
+  };
+}
+
+/**
+ * Rows of `table` for an array of keys (the placeholder `placeholder`, of SQL type `type`), for statements
+ * that read many callers' rows at once (ADR 027): `.from(keys).innerJoinLateral(rows, sql`true`)`, after which
+ * the table's columns name the rows found. Each key is its own look-up in `column`'s unique index (a lateral
+ * subquery with a LIMIT, which the planner cannot turn into a join), whatever the planner knows of the table.
+ * With `column = ANY(…)`, a statement prepared while its table was small and not yet analyzed kept a plan
+ * that scanned the table whole, and kept it as the table grew (until autovacuum first analyzed it).
+ */
+export function rowsByKey(db: DbOrTx, table: PgTable, column: PgColumn, placeholder: string, type: string) {
+  return {
+    keys: sql`unnest(${sql.placeholder(placeholder)}::${sql.raw(type)}[]) AS wanted(key)` as SQL,
+    rows: db
+      .select()
+      .from(table)
+      .where(sql`${column} = wanted.key`)
+      .limit(1)
+      .as(getTableName(table)),
   };
 }

@@ -1,5 +1,5 @@
 import { and, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
-import { builtOnce, type DbOrTx } from '../../db/client';
+import { builtOnce, rowsByKey, type DbOrTx } from '../../db/client';
 import { batchedLookup } from '../../lib/batch';
 import { accounts } from '../../db/schema/accounts';
 import { giftCards } from '../../db/schema/catalogue';
@@ -36,16 +36,17 @@ export async function insertGiftCard(db: DbOrTx, row: typeof giftCards.$inferIns
 
 /**
  * Designs by id, built once (issue 14: every order reads its design); the reads asked for while others run
- * go in one statement (ADR 027).
+ * go in one statement (ADR 027), one look-up per id (`rowsByKey`).
  */
-const giftCardsById = builtOnce((db) =>
-  db
+const giftCardsById = builtOnce((db) => {
+  const wanted = rowsByKey(db, giftCards, giftCards.id, 'ids', 'uuid');
+  return db
     .select(selection)
-    .from(giftCards)
+    .from(wanted.keys)
+    .innerJoinLateral(wanted.rows, sql`true`)
     .innerJoin(accounts, eq(accounts.id, giftCards.businessId))
-    .where(sql`${giftCards.id} = ANY(${sql.placeholder('ids')}::uuid[])`)
-    .prepare('gift_cards_by_id'),
-);
+    .prepare('gift_cards_by_id');
+});
 
 /** A design with its business (undefined when there is none). */
 export const findGiftCard = batchedLookup<string, GiftCardWithBusiness>(

@@ -1,5 +1,5 @@
-import { aliasedTable, and, eq, getTableColumns, getTableName, sql, type SQL } from 'drizzle-orm';
-import { builtOnce, type DbOrTx } from '../../db/client';
+import { aliasedTable, and, eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
+import { builtOnce, rowsByKey, type DbOrTx } from '../../db/client';
 import { batchedLookup, batchedPerPool, perOwner } from '../../lib/batch';
 import { accounts } from '../../db/schema/accounts';
 import { gifts, purchasedCards } from '../../db/schema/cards';
@@ -178,23 +178,13 @@ export async function lockOrderByReference(tx: DbOrTx, reference: string) {
   return row;
 }
 
-/**
- * Orders named by payment confirmations, unlocked, with what `orderForSale` reads, built once. Each reference
- * is its own look-up (a lateral subquery, which the planner cannot turn into a join), so the plan probes
- * `orders_reference_unique` whatever it knows of the table: with `reference = ANY(…)` a plan made while
- * `orders` was small and not yet analyzed scanned it whole, and kept doing so as it grew.
- */
+/** Orders named by payment confirmations, unlocked, with what `orderForSale` reads, built once (`rowsByKey`). */
 const ordersByReference = builtOnce((db) => {
-  const named = db
-    .select()
-    .from(orders)
-    .where(sql`${orders.reference} = wanted.reference`)
-    .limit(1)
-    .as(getTableName(orders));
+  const wanted = rowsByKey(db, orders, orders.reference, 'references', 'text');
   return db
     .select(forSale)
-    .from(sql`unnest(${sql.placeholder('references')}::text[]) AS wanted(reference)`)
-    .innerJoinLateral(named, sql`true`)
+    .from(wanted.keys)
+    .innerJoinLateral(wanted.rows, sql`true`)
     .innerJoin(accounts, eq(accounts.id, orders.businessId))
     .leftJoin(giftCards, eq(giftCards.id, orders.giftCardId))
     .prepare('orders_by_reference');
