@@ -1,8 +1,9 @@
 import autocannon from 'autocannon';
 import { cpuDuring, memoryOf, peakRssDuring, type CpuShare } from './results';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
+import pg from 'pg';
 
 /** Shared helpers for HTTP benchmarks: start a process, wait for it, and load it with autocannon. */
 export interface LoadResult {
@@ -312,4 +313,37 @@ export function startApp(
     DATA_DIR: dataDir,
     ...env,
   });
+}
+
+/**
+ * BENCH_PG_STATEMENTS=<file>: the embedded PostgreSQL of the money paths' benches loads pg_stat_statements
+ * (nested statements too: triggers' queries and foreign-key checks), and each closed loop writes its top
+ * statements by execution time to <file>.<label> (calls, total and mean ms, rows, the text's start). Off
+ * otherwise; the product never loads it.
+ */
+export function benchPgSettings(): Record<string, string> {
+  return process.env.BENCH_PG_STATEMENTS
+    ? { shared_preload_libraries: 'pg_stat_statements', 'pg_stat_statements.track': 'all' }
+    : {};
+}
+
+export async function statementsDuring<T>(url: string, label: string, run: () => Promise<T>): Promise<T> {
+  const file = process.env.BENCH_PG_STATEMENTS;
+  if (!file) return run();
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
+    await client.query('SELECT pg_stat_statements_reset()');
+    const result = await run();
+    const top = await client.query<Record<string, string>>(
+      `SELECT calls, round(total_exec_time::numeric, 1) AS total_ms, round(mean_exec_time::numeric, 4) AS mean_ms,
+              rows, toplevel, left(regexp_replace(query, '\\s+', ' ', 'g'), 200) AS query
+         FROM pg_stat_statements ORDER BY total_exec_time DESC LIMIT 40`,
+    );
+    writeFileSync(`${file}.${label}`, JSON.stringify(top.rows, null, 2));
+    return result;
+  } finally {
+    await client.end();
+  }
 }

@@ -8,9 +8,11 @@ import { connectDatabase, runMigrations } from '../src/server/db/client';
 import { startEmbeddedPostgres } from '../src/server/db/embedded';
 import {
   BENCH_SESSION_SECRET,
+  benchPgSettings,
   closedLoop,
   send,
   startApp,
+  statementsDuring,
   stopProcess,
   waitForUrl,
   type LoopResult,
@@ -193,7 +195,7 @@ export async function benchPurchases(): Promise<Record<string, string>> {
   for (const entries of SIZES) {
     const dataDir = path.resolve(`data/bench-purchases`);
     rmSync(dataDir, { recursive: true, force: true });
-    const embedded = await startEmbeddedPostgres({ dataDir, database: 'bench' });
+    const embedded = await startEmbeddedPostgres({ dataDir, database: 'bench', settings: benchPgSettings() });
     const database = connectDatabase(embedded.url, { max: 1 });
     await runMigrations(database.db);
     await database.close();
@@ -203,7 +205,10 @@ export async function benchPurchases(): Promise<Record<string, string>> {
     try {
       const base = `http://127.0.0.1:${PORT}`;
       await waitForUrl(`${base}/api/health`);
-      const run = await measurePurchases(base, app);
+      // BENCH_PG_STATEMENTS (load.ts): the set-up's few statements are in it too.
+      const run = await statementsDuring(embedded.url, `purchases-${entries}`, () =>
+        measurePurchases(base, app),
+      );
       const { rssMb } = run;
       rates.set(entries, run.perSecond);
       const label = `${entries.toLocaleString('en')} ledger entries`;

@@ -3,7 +3,16 @@ import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { connectDatabase, runMigrations } from '../src/server/db/client';
 import { startEmbeddedPostgres } from '../src/server/db/embedded';
-import { BENCH_SESSION_SECRET, closedLoop, send, startApp, stopProcess, waitForUrl } from './load';
+import {
+  BENCH_SESSION_SECRET,
+  benchPgSettings,
+  closedLoop,
+  send,
+  startApp,
+  statementsDuring,
+  stopProcess,
+  waitForUrl,
+} from './load';
 import { pgbenchTps } from './purchases';
 import { cpuWords, recordPath } from './results';
 
@@ -28,7 +37,7 @@ const sandboxSecret = createHmac('sha256', SESSION_SECRET).update('giftmart sand
 export async function benchRedemptions(): Promise<Record<string, string>> {
   const dataDir = path.resolve('data/bench-redemptions');
   rmSync(dataDir, { recursive: true, force: true });
-  const embedded = await startEmbeddedPostgres({ dataDir, database: 'bench' });
+  const embedded = await startEmbeddedPostgres({ dataDir, database: 'bench', settings: benchPgSettings() });
   const database = connectDatabase(embedded.url, { max: 1 });
   await runMigrations(database.db);
   await database.close();
@@ -109,20 +118,22 @@ export async function benchRedemptions(): Promise<Record<string, string>> {
     const unread = async () =>
       (await call('GET', '/api/v1/notifications?limit=1', { cookie: holder })).body.unread as number;
     const unreadBefore = await unread();
-    const run = await closedLoop(app, tills, SECONDS, async (till) => {
-      const res = await send(`${base}/api/v1/redemptions`, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          origin: base,
-          cookie: till.cookie,
-          'x-forwarded-for': till.ip,
-          'idempotency-key': randomUUID(),
-        },
-        body: JSON.stringify({ code: till.code, amount: REDEEM, reference: 'bench' }),
-      });
-      return res.status === 201 ? null : `${res.status} ${res.text.slice(0, 120)}`;
-    });
+    const run = await statementsDuring(embedded.url, 'redemptions', () =>
+      closedLoop(app, tills, SECONDS, async (till) => {
+        const res = await send(`${base}/api/v1/redemptions`, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            origin: base,
+            cookie: till.cookie,
+            'x-forwarded-for': till.ip,
+            'idempotency-key': randomUUID(),
+          },
+          body: JSON.stringify({ code: till.code, amount: REDEEM, reference: 'bench' }),
+        });
+        return res.status === 201 ? null : `${res.status} ${res.text.slice(0, 120)}`;
+      }),
+    );
     // The holder's news of each use follows its commit (ADR 024): how long after the load the last arrives.
     const loadEnded = Date.now();
     let newsMs = -1;

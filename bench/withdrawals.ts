@@ -5,7 +5,15 @@ import pg from 'pg';
 import { makeNuban } from '../src/shared/wallet/banks';
 import { connectDatabase, runMigrations } from '../src/server/db/client';
 import { startEmbeddedPostgres } from '../src/server/db/embedded';
-import { closedLoop, send, startApp, stopProcess, waitForUrl } from './load';
+import {
+  benchPgSettings,
+  closedLoop,
+  send,
+  startApp,
+  statementsDuring,
+  stopProcess,
+  waitForUrl,
+} from './load';
 import { pgbenchTps } from './purchases';
 import { cpuWords, recordPath } from './results';
 
@@ -20,7 +28,7 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 export async function benchWithdrawals(): Promise<Record<string, string>> {
   const dataDir = path.resolve('data/bench-withdrawals');
   rmSync(dataDir, { recursive: true, force: true });
-  const embedded = await startEmbeddedPostgres({ dataDir, database: 'bench' });
+  const embedded = await startEmbeddedPostgres({ dataDir, database: 'bench', settings: benchPgSettings() });
   const database = connectDatabase(embedded.url, { max: 1 });
   await runMigrations(database.db);
   await database.close();
@@ -87,14 +95,16 @@ export async function benchWithdrawals(): Promise<Record<string, string>> {
     }
     await client.end();
 
-    const run = await closedLoop(app, cookies, SECONDS, async (cookie) => {
-      const res = await send(`${base}/api/v1/withdrawals`, {
-        method: 'POST',
-        headers: { ...headers(cookie), 'idempotency-key': randomUUID() },
-        body: JSON.stringify({ amount: 100_000, pin: '2580' }),
-      });
-      return res.status === 201 ? null : `${res.status} ${res.text.slice(0, 120)}`;
-    });
+    const run = await statementsDuring(embedded.url, 'withdrawals', () =>
+      closedLoop(app, cookies, SECONDS, async (cookie) => {
+        const res = await send(`${base}/api/v1/withdrawals`, {
+          method: 'POST',
+          headers: { ...headers(cookie), 'idempotency-key': randomUUID() },
+          body: JSON.stringify({ amount: 100_000, pin: '2580' }),
+        });
+        return res.status === 201 ? null : `${res.status} ${res.text.slice(0, 120)}`;
+      }),
+    );
     const tps = pgbenchTps(embedded.url);
     const { perSecond, p99Ms, rssMb, cpu } = run;
     return {

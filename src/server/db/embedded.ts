@@ -18,6 +18,8 @@ interface Options {
   port?: number;
   database: string;
   log?: (message: string) => void;
+  /** Server settings (`-c name=value`) for this start, e.g. a benchmark's profiler. */
+  settings?: Record<string, string>;
 }
 
 /**
@@ -61,7 +63,13 @@ export async function startEmbeddedPostgres(options: Options): Promise<EmbeddedD
     createPostgresUser: os.userInfo().uid === 0,
     // TCP on loopback, and a Unix socket inside the database's own folder (never the system PostgreSQL's
     // /var/run/postgresql, so no clash): the app connects through the socket (see socketDirFor).
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', `unix_socket_directories=${socketDir ?? ''}`],
+    postgresFlags: [
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      `unix_socket_directories=${socketDir ?? ''}`,
+      ...Object.entries(options.settings ?? {}).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
+    ],
     initdbFlags: ['--encoding=UTF8', '--locale=C'],
     onLog: (message) => {
       output.push(String(message));
