@@ -228,16 +228,31 @@ export async function completeSales(
     : written;
   const result = await db.execute<{ written: boolean }>(sql`
     WITH ${sql.join(parts, sql`, `)},
-    paid AS (
-      UPDATE ${orders} o SET status = 'paid', paid_at = p.paid_at, failure_reason = NULL
-        FROM unnest(${sql.param(sales.map((s) => s.orderId))}::uuid[],
-                    ${sql.param(sales.map((s) => s.paidAt.toISOString()))}::timestamptz[]) AS p(id, paid_at)
-       WHERE o.id = p.id ${options.asRead ? sql`AND o.status = 'pending'` : sql``}
-      RETURNING o.id, o.gift_card_id),
+    paid AS (${paidOrders(sales, options.asRead ?? false)}),
     counted AS (SELECT gift_card_id, count(*)::int AS sales FROM paid GROUP BY gift_card_id),
     added AS (${addToSoldCounts})
     SELECT ${answer} AS written`);
   return result.rows[0]!.written;
+}
+
+/**
+ * The orders of `sales` made paid (RETURNING id, gift_card_id); read without a lock, only while still pending.
+ * Each order is found by its own look-up in `orders_pkey` (a lateral subquery that OFFSET 0 keeps the planner
+ * from turning into a join; no LIMIT, which would leave the statement unprepared, `statementName`), then its
+ * row by the address that look-up found (a TID scan): joined to the sales' ids, the statement's plan, made while
+ * `orders` was small and not yet analyzed, scanned the whole table on every sale statement as it grew. A row
+ * updated since the look-up is checked again as it is now (PostgreSQL re-reads it), and the status keeps an
+ * order already paid from being paid twice.
+ */
+export function paidOrders(sales: { orderId: string; paidAt: Date }[], asRead: boolean): SQL {
+  return sql`
+      UPDATE ${orders} o SET status = 'paid', paid_at = found.paid_at, failure_reason = NULL
+        FROM (SELECT row_of.ctid AS row_address, p.paid_at
+                FROM unnest(${sql.param(sales.map((s) => s.orderId))}::uuid[],
+                            ${sql.param(sales.map((s) => s.paidAt.toISOString()))}::timestamptz[]) AS p(id, paid_at)
+                CROSS JOIN LATERAL (SELECT ctid FROM ${orders} WHERE id = p.id OFFSET 0) AS row_of) AS found
+       WHERE o.ctid = found.row_address ${asRead ? sql`AND o.status = 'pending'` : sql``}
+      RETURNING o.id, o.gift_card_id`;
 }
 
 /** Whether an error is `completeSales`'s refusal of sales no longer as read. */
