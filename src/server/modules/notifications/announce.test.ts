@@ -6,7 +6,7 @@ import { notify } from './notifications.service';
 
 /**
  * What PostgreSQL announces on the notifications channel (migration 0024): each account whose notifications
- * a statement wrote, once, at its commit; nothing for a statement rolled back; a read, once per row read.
+ * a statement wrote, once, at its commit; nothing for a statement rolled back; a read, once at its commit.
  */
 let t: TestApp;
 let listener: pg.Client;
