@@ -204,6 +204,8 @@ export async function closedLoop<T>(
   workers: T[],
   seconds: number,
   once: (worker: T) => Promise<string | null>,
+  /** The database's URL, for BENCH_PG_STATEMENTS. */
+  databaseUrl?: string,
 ): Promise<LoopResult> {
   const latencies: number[] = [];
   let failed = 0;
@@ -229,7 +231,9 @@ export async function closedLoop<T>(
   const {
     rssMb,
     result: { cpu },
-  } = await peakRssDuring(app, () => cpuDuring(app, run, () => latencies.length));
+  } = await statementsDuring(databaseUrl, () =>
+    peakRssDuring(app, () => cpuDuring(app, run, () => latencies.length)),
+  );
   const elapsed = (performance.now() - started) / 1000;
   await perf;
   latencies.sort((a, b) => a - b);
@@ -317,9 +321,9 @@ export function startApp(
 
 /**
  * BENCH_PG_STATEMENTS=<file>: the embedded PostgreSQL of the money paths' benches loads pg_stat_statements
- * (nested statements too: triggers' queries and foreign-key checks), and each closed loop writes its top
- * statements by execution time to <file>.<label> (calls, total and mean ms, rows, the text's start). Off
- * otherwise; the product never loads it.
+ * (nested statements too: triggers' queries and foreign-key checks), and each closed loop given the
+ * database's URL writes its top statements by execution time to <file>.1, <file>.2, … (calls, total and mean
+ * ms, rows, the text's start), numbered like BENCH_PERF's. Off otherwise; the product never loads it.
  */
 export function benchPgSettings(): Record<string, string> {
   return process.env.BENCH_PG_STATEMENTS
@@ -327,9 +331,12 @@ export function benchPgSettings(): Record<string, string> {
     : {};
 }
 
-export async function statementsDuring<T>(url: string, label: string, run: () => Promise<T>): Promise<T> {
+let statementRuns = 0;
+async function statementsDuring<T>(url: string | undefined, run: () => Promise<T>): Promise<T> {
   const file = process.env.BENCH_PG_STATEMENTS;
-  if (!file) return run();
+  if (!file || !url) return run();
+  statementRuns += 1;
+  const out = `${file}.${statementRuns}`;
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
@@ -341,7 +348,7 @@ export async function statementsDuring<T>(url: string, label: string, run: () =>
               rows, toplevel, left(regexp_replace(query, '\\s+', ' ', 'g'), 200) AS query
          FROM pg_stat_statements ORDER BY total_exec_time DESC LIMIT 40`,
     );
-    writeFileSync(`${file}.${label}`, JSON.stringify(top.rows, null, 2));
+    writeFileSync(out, JSON.stringify(top.rows, null, 2));
     return result;
   } finally {
     await client.end();

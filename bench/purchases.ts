@@ -12,7 +12,6 @@ import {
   closedLoop,
   send,
   startApp,
-  statementsDuring,
   stopProcess,
   waitForUrl,
   type LoopResult,
@@ -88,7 +87,7 @@ async function fillLedger(url: string, entries: number): Promise<void> {
   }
 }
 
-async function measurePurchases(base: string, app: ChildProcess): Promise<LoopResult> {
+async function measurePurchases(base: string, app: ChildProcess, databaseUrl: string): Promise<LoopResult> {
   // One business with a card, and 32 signed-in buyers.
   const biz = {
     name: `Bench Shop ${randomUUID().slice(0, 8)}`,
@@ -126,38 +125,45 @@ async function measurePurchases(base: string, app: ChildProcess): Promise<LoopRe
     buyers.push(cookieOf(login.res));
   }
 
-  const run = await closedLoop(app, buyers, SECONDS, async (cookie) => {
-    const order = await send(`${base}/api/v1/orders`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        origin: base,
-        cookie,
-        'idempotency-key': randomUUID(),
-      },
-      body: JSON.stringify({ giftCardId: cardId }),
-    });
-    if (order.status !== 201) return `order ${order.status}`;
-    const raw = JSON.stringify({
-      event: 'payment.succeeded',
-      data: {
-        reference: (JSON.parse(order.text) as { reference: string }).reference,
-        amount: '500000',
-        currency: 'NGN',
-      },
-    });
-    const confirmed = await send(`${base}/api/v1/payments/sandbox/webhook`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        'x-sandbox-signature': createHmac('sha256', sandboxSecret).update(raw).digest('hex'),
-      },
-      body: raw,
-    });
-    return confirmed.status === 200 && (JSON.parse(confirmed.text) as { result: string }).result === 'issued'
-      ? null
-      : `confirmation ${confirmed.status} ${confirmed.text.slice(0, 120)}`;
-  });
+  const run = await closedLoop(
+    app,
+    buyers,
+    SECONDS,
+    async (cookie) => {
+      const order = await send(`${base}/api/v1/orders`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          origin: base,
+          cookie,
+          'idempotency-key': randomUUID(),
+        },
+        body: JSON.stringify({ giftCardId: cardId }),
+      });
+      if (order.status !== 201) return `order ${order.status}`;
+      const raw = JSON.stringify({
+        event: 'payment.succeeded',
+        data: {
+          reference: (JSON.parse(order.text) as { reference: string }).reference,
+          amount: '500000',
+          currency: 'NGN',
+        },
+      });
+      const confirmed = await send(`${base}/api/v1/payments/sandbox/webhook`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'x-sandbox-signature': createHmac('sha256', sandboxSecret).update(raw).digest('hex'),
+        },
+        body: raw,
+      });
+      return confirmed.status === 200 &&
+        (JSON.parse(confirmed.text) as { result: string }).result === 'issued'
+        ? null
+        : `confirmation ${confirmed.status} ${confirmed.text.slice(0, 120)}`;
+    },
+    databaseUrl,
+  );
   return run;
 }
 
@@ -205,10 +211,7 @@ export async function benchPurchases(): Promise<Record<string, string>> {
     try {
       const base = `http://127.0.0.1:${PORT}`;
       await waitForUrl(`${base}/api/health`);
-      // BENCH_PG_STATEMENTS (load.ts): the set-up's few statements are in it too.
-      const run = await statementsDuring(embedded.url, `purchases-${entries}`, () =>
-        measurePurchases(base, app),
-      );
+      const run = await measurePurchases(base, app, embedded.url);
       const { rssMb } = run;
       rates.set(entries, run.perSecond);
       const label = `${entries.toLocaleString('en')} ledger entries`;

@@ -9,7 +9,6 @@ import {
   closedLoop,
   send,
   startApp,
-  statementsDuring,
   stopProcess,
   waitForUrl,
 } from './load';
@@ -118,8 +117,11 @@ export async function benchRedemptions(): Promise<Record<string, string>> {
     const unread = async () =>
       (await call('GET', '/api/v1/notifications?limit=1', { cookie: holder })).body.unread as number;
     const unreadBefore = await unread();
-    const run = await statementsDuring(embedded.url, 'redemptions', () =>
-      closedLoop(app, tills, SECONDS, async (till) => {
+    const run = await closedLoop(
+      app,
+      tills,
+      SECONDS,
+      async (till) => {
         const res = await send(`${base}/api/v1/redemptions`, {
           method: 'POST',
           headers: {
@@ -132,7 +134,8 @@ export async function benchRedemptions(): Promise<Record<string, string>> {
           body: JSON.stringify({ code: till.code, amount: REDEEM, reference: 'bench' }),
         });
         return res.status === 201 ? null : `${res.status} ${res.text.slice(0, 120)}`;
-      }),
+      },
+      embedded.url,
     );
     // The holder's news of each use follows its commit (ADR 024): how long after the load the last arrives.
     const loadEnded = Date.now();

@@ -5,15 +5,7 @@ import pg from 'pg';
 import { makeNuban } from '../src/shared/wallet/banks';
 import { connectDatabase, runMigrations } from '../src/server/db/client';
 import { startEmbeddedPostgres } from '../src/server/db/embedded';
-import {
-  benchPgSettings,
-  closedLoop,
-  send,
-  startApp,
-  statementsDuring,
-  stopProcess,
-  waitForUrl,
-} from './load';
+import { benchPgSettings, closedLoop, send, startApp, stopProcess, waitForUrl } from './load';
 import { pgbenchTps } from './purchases';
 import { cpuWords, recordPath } from './results';
 
@@ -95,15 +87,19 @@ export async function benchWithdrawals(): Promise<Record<string, string>> {
     }
     await client.end();
 
-    const run = await statementsDuring(embedded.url, 'withdrawals', () =>
-      closedLoop(app, cookies, SECONDS, async (cookie) => {
+    const run = await closedLoop(
+      app,
+      cookies,
+      SECONDS,
+      async (cookie) => {
         const res = await send(`${base}/api/v1/withdrawals`, {
           method: 'POST',
           headers: { ...headers(cookie), 'idempotency-key': randomUUID() },
           body: JSON.stringify({ amount: 100_000, pin: '2580' }),
         });
         return res.status === 201 ? null : `${res.status} ${res.text.slice(0, 120)}`;
-      }),
+      },
+      embedded.url,
     );
     const tps = pgbenchTps(embedded.url);
     const { perSecond, p99Ms, rssMb, cpu } = run;
