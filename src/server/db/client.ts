@@ -82,16 +82,16 @@ export function builtOnce<T extends object>(build: (db: DbOrTx) => T): (db: DbOr
 }
 
 /**
- * Rows of `table` for an array of keys (the placeholder `placeholder`, of SQL type `type`), for statements
+ * Rows of `table` for an array of keys (the placeholder `placeholder`, of `column`'s type), for statements
  * that read many callers' rows at once (ADR 027): `.from(keys).innerJoinLateral(rows, sql`true`)`, after which
  * the table's columns name the rows found. Each key is its own look-up in `column`'s unique index (a lateral
  * subquery with a LIMIT, which the planner cannot turn into a join), whatever the planner knows of the table.
  * With `column = ANY(…)`, a statement prepared while its table was small and not yet analyzed kept a plan
  * that scanned the table whole, and kept it as the table grew (until autovacuum first analyzed it).
  */
-export function rowsByKey(db: DbOrTx, table: PgTable, column: PgColumn, placeholder: string, type: string) {
+export function rowsByKey(db: DbOrTx, table: PgTable, column: PgColumn, placeholder: string) {
   return {
-    keys: sql`unnest(${sql.placeholder(placeholder)}::${sql.raw(type)}[]) AS wanted(key)` as SQL,
+    keys: sql`unnest(${sql.placeholder(placeholder)}::${sql.raw(column.getSQLType())}[]) AS wanted(key)` as SQL,
     rows: db
       .select()
       .from(table)

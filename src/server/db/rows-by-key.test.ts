@@ -9,7 +9,7 @@ const FILL = `INSERT INTO rate_limits (key, hits, reset_at) VALUES ('a', 1, now(
 describe('rows by key, one look-up per key (issue 14)', () => {
   it('answers the row of each key found, once per key asked, and nothing for a key not there', async () => {
     await onFreshCopy('rate_limits', FILL, async (tx) => {
-      const wanted = rowsByKey(tx, rateLimits, rateLimits.key, 'keys', 'text');
+      const wanted = rowsByKey(tx, rateLimits, rateLimits.key, 'keys');
       const rows = await tx
         .select({ key: rateLimits.key, hits: rateLimits.hits })
         .from(wanted.keys)
@@ -26,7 +26,7 @@ describe('rows by key, one look-up per key (issue 14)', () => {
 
   it('keeps a plan that looks each key up in the unique index on a table not yet analyzed, where = ANY does not', async () => {
     await onFreshCopy('rate_limits', FILL, async (tx) => {
-      const wanted = rowsByKey(tx, rateLimits, rateLimits.key, 'keys', 'text');
+      const wanted = rowsByKey(tx, rateLimits, rateLimits.key, 'keys');
       const lateral = tx
         .select({ hits: rateLimits.hits })
         .from(wanted.keys)

@@ -39,7 +39,7 @@ export async function insertGiftCard(db: DbOrTx, row: typeof giftCards.$inferIns
  * go in one statement (ADR 027), one look-up per id (`rowsByKey`).
  */
 const giftCardsById = builtOnce((db) => {
-  const wanted = rowsByKey(db, giftCards, giftCards.id, 'ids', 'uuid');
+  const wanted = rowsByKey(db, giftCards, giftCards.id, 'ids');
   return db
     .select(selection)
     .from(wanted.keys)

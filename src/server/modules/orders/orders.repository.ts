@@ -180,7 +180,7 @@ export async function lockOrderByReference(tx: DbOrTx, reference: string) {
 
 /** Orders named by payment confirmations, unlocked, with what `orderForSale` reads, built once (`rowsByKey`). */
 const ordersByReference = builtOnce((db) => {
-  const wanted = rowsByKey(db, orders, orders.reference, 'references', 'text');
+  const wanted = rowsByKey(db, orders, orders.reference, 'references');
   return db
     .select(forSale)
     .from(wanted.keys)
