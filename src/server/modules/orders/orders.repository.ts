@@ -150,13 +150,17 @@ export async function lockOrder(tx: DbOrTx, id: string): Promise<OrderRow | unde
   return row;
 }
 
-/** An order with what issuing its card needs: the design's validity (null when it is gone), the business's name. */
-const forSale = { order: orders, validityMonths: giftCards.validityMonths, businessName: accounts.name };
-
-function orderForSale(db: DbOrTx) {
-  return db
-    .select(forSale)
-    .from(orders)
+/**
+ * An order with what issuing its card needs: the design's validity (null when it is gone), the business's name.
+ * With `wanted` (`rowsByKey`), the orders of those keys; otherwise from the table.
+ */
+function orderForSale(db: DbOrTx, wanted?: ReturnType<typeof rowsByKey>) {
+  const select = db.select({
+    order: orders,
+    validityMonths: giftCards.validityMonths,
+    businessName: accounts.name,
+  });
+  return (wanted ? select.from(wanted.keys).innerJoinLateral(wanted.rows, sql`true`) : select.from(orders))
     .innerJoin(accounts, eq(accounts.id, orders.businessId))
     .leftJoin(giftCards, eq(giftCards.id, orders.giftCardId));
 }
@@ -178,17 +182,10 @@ export async function lockOrderByReference(tx: DbOrTx, reference: string) {
   return row;
 }
 
-/** Orders named by payment confirmations, unlocked, with what `orderForSale` reads, built once (`rowsByKey`). */
-const ordersByReference = builtOnce((db) => {
-  const wanted = rowsByKey(db, orders, orders.reference, 'references');
-  return db
-    .select(forSale)
-    .from(wanted.keys)
-    .innerJoinLateral(wanted.rows, sql`true`)
-    .innerJoin(accounts, eq(accounts.id, orders.businessId))
-    .leftJoin(giftCards, eq(giftCards.id, orders.giftCardId))
-    .prepare('orders_by_reference');
-});
+/** Orders named by payment confirmations, unlocked (`orderForSale`), built once. */
+const ordersByReference = builtOnce((db) =>
+  orderForSale(db, rowsByKey(db, orders, orders.reference, 'references')).prepare('orders_by_reference'),
+);
 
 export type OrderForSale = NonNullable<Awaited<ReturnType<typeof lockOrderByReference>>>;
 
