@@ -4,6 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import pg from 'pg';
+import { startEmbeddedPostgres, type EmbeddedDatabase } from '../src/server/db/embedded';
 
 /** Shared helpers for HTTP benchmarks: start a process, wait for it, and load it with autocannon. */
 export interface LoadResult {
@@ -325,10 +326,12 @@ export function startApp(
  * database's URL writes its top statements by execution time to <file>.1, <file>.2, … (calls, total and mean
  * ms, rows, the text's start), numbered like BENCH_PERF's. Off otherwise; the product never loads it.
  */
-export function benchPgSettings(): Record<string, string> {
-  return process.env.BENCH_PG_STATEMENTS
+/** The money benches' embedded PostgreSQL, in `dataDir`, its database `bench` (with BENCH_PG_STATEMENTS's module). */
+export function startBenchDatabase(dataDir: string): Promise<EmbeddedDatabase> {
+  const settings: Record<string, string> = process.env.BENCH_PG_STATEMENTS
     ? { shared_preload_libraries: 'pg_stat_statements', 'pg_stat_statements.track': 'all' }
     : {};
+  return startEmbeddedPostgres({ dataDir, database: 'bench', settings });
 }
 
 let statementRuns = 0;

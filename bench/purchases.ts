@@ -5,13 +5,12 @@ import { rmSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { connectDatabase, runMigrations } from '../src/server/db/client';
-import { startEmbeddedPostgres } from '../src/server/db/embedded';
 import {
   BENCH_SESSION_SECRET,
-  benchPgSettings,
   closedLoop,
   send,
   startApp,
+  startBenchDatabase,
   stopProcess,
   waitForUrl,
   type LoopResult,
@@ -201,7 +200,7 @@ export async function benchPurchases(): Promise<Record<string, string>> {
   for (const entries of SIZES) {
     const dataDir = path.resolve(`data/bench-purchases`);
     rmSync(dataDir, { recursive: true, force: true });
-    const embedded = await startEmbeddedPostgres({ dataDir, database: 'bench', settings: benchPgSettings() });
+    const embedded = await startBenchDatabase(dataDir);
     const database = connectDatabase(embedded.url, { max: 1 });
     await runMigrations(database.db);
     await database.close();

@@ -2,13 +2,12 @@ import { createHmac, randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { connectDatabase, runMigrations } from '../src/server/db/client';
-import { startEmbeddedPostgres } from '../src/server/db/embedded';
 import {
   BENCH_SESSION_SECRET,
-  benchPgSettings,
   closedLoop,
   send,
   startApp,
+  startBenchDatabase,
   stopProcess,
   waitForUrl,
 } from './load';
@@ -36,7 +35,7 @@ const sandboxSecret = createHmac('sha256', SESSION_SECRET).update('giftmart sand
 export async function benchRedemptions(): Promise<Record<string, string>> {
   const dataDir = path.resolve('data/bench-redemptions');
   rmSync(dataDir, { recursive: true, force: true });
-  const embedded = await startEmbeddedPostgres({ dataDir, database: 'bench', settings: benchPgSettings() });
+  const embedded = await startBenchDatabase(dataDir);
   const database = connectDatabase(embedded.url, { max: 1 });
   await runMigrations(database.db);
   await database.close();

@@ -4,8 +4,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { makeNuban } from '../src/shared/wallet/banks';
 import { connectDatabase, runMigrations } from '../src/server/db/client';
-import { startEmbeddedPostgres } from '../src/server/db/embedded';
-import { benchPgSettings, closedLoop, send, startApp, stopProcess, waitForUrl } from './load';
+import { closedLoop, send, startApp, startBenchDatabase, stopProcess, waitForUrl } from './load';
 import { pgbenchTps } from './purchases';
 import { cpuWords, recordPath } from './results';
 
@@ -20,7 +19,7 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 export async function benchWithdrawals(): Promise<Record<string, string>> {
   const dataDir = path.resolve('data/bench-withdrawals');
   rmSync(dataDir, { recursive: true, force: true });
-  const embedded = await startEmbeddedPostgres({ dataDir, database: 'bench', settings: benchPgSettings() });
+  const embedded = await startBenchDatabase(dataDir);
   const database = connectDatabase(embedded.url, { max: 1 });
   await runMigrations(database.db);
   await database.close();
