@@ -48,7 +48,7 @@ import { registerAuth } from './plugins/auth';
 import { clientErrorHandler, registerErrorHandling, sendError } from './plugins/errors';
 import { configRoutes, healthRoutes, publicConfigOf } from './plugins/meta';
 import { registerOpenApi } from './plugins/openapi';
-import { registerWeb } from './plugins/web';
+import { registerWeb, shellScriptSources } from './plugins/web';
 import { webhookRoutes, type WebhookHandler } from './plugins/webhooks';
 
 export interface AppOptions {
@@ -110,7 +110,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
+        // The shell's one inline script (the loader of the app's code) is allowed by its hash.
+        scriptSrc: ["'self'", ...shellScriptSources(options.webRoot)],
         // SweetAlert2 and React style attributes need inline styles; scripts stay strictly same-origin.
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:', 'blob:'],

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
@@ -7,12 +8,17 @@ import { inject } from 'vitest';
 import { buildApp } from '../app';
 import { connectDatabase, type Database } from '../db/client';
 import { loadConfig } from '../env';
+import { shellScriptSources } from './web';
 
 const LANDING = `<!doctype html><html><body><div id="root"><h1>Buy, keep, spend and send gift cards</h1>${'<p>Giftmart</p>'.repeat(200)}</div></body></html>`;
 
 const CONFIG = `<script type="application/json" id="public-config">{"currency":"NGN","supportEmail":"support@giftmart.ng"}</script>`;
 
 const FAQS = `<!doctype html><html><body><div id="root" data-prerendered="/faqs"><h1>Frequently asked questions</h1><p>Write to <a href="mailto:support@giftmart.ng">support@giftmart.ng</a>.</p>${'<p>Giftmart</p>'.repeat(100)}</div>${CONFIG}</body></html>`;
+
+/** The app's shell: its loader (inline, ADR 029) and loading screen, big enough to be worth compressing. */
+const LOADER = "document.head.append('the app')";
+const SHELL = `<!doctype html><script>${LOADER}</script><div id="root"><div role="status">${'Loading… '.repeat(200)}</div></div>`;
 
 let webRoot: string;
 let database: Database;
@@ -21,7 +27,7 @@ let app: Awaited<ReturnType<typeof buildApp>>;
 beforeAll(async () => {
   webRoot = mkdtempSync(path.join(os.tmpdir(), 'giftmart-web-'));
   mkdirSync(path.join(webRoot, 'assets'));
-  writeFileSync(path.join(webRoot, 'index.html'), '<!doctype html><div id="root"></div>');
+  writeFileSync(path.join(webRoot, 'index.html'), SHELL);
   // What scripts/prerender.mjs leaves: the landing page's HTML with its brotli and gzip copies.
   writeFileSync(path.join(webRoot, 'landing.html'), LANDING);
   writeFileSync(path.join(webRoot, 'landing.html.br'), brotliCompressSync(LANDING));
@@ -97,7 +103,7 @@ describe('serving the web app', () => {
     // Listed but not written (no terms.html): the app's index.html draws it.
     const terms = await app.inject({ url: '/terms' });
     expect(terms.statusCode).toBe(200);
-    expect(terms.body).toBe('<!doctype html><div id="root"></div>');
+    expect(terms.body).toBe(SHELL);
   });
 
   it("writes a server's own support address and currency into the pre-rendered pages, compressed again", async () => {
@@ -145,8 +151,24 @@ describe('serving the web app', () => {
       expect(res.statusCode, url).toBe(200);
       expect(res.headers['content-type']).toContain('text/html');
       expect(res.headers['cache-control']).toBe('no-cache');
-      expect(res.body).toContain('<div id="root">');
+      expect(res.body).toBe(SHELL);
     }
+  });
+
+  it('sends the shell from memory, compressed ahead and revalidated with an ETag, like the pre-rendered pages', async () => {
+    const br = await app.inject({ url: '/user-dashboard', headers: { 'accept-encoding': 'gzip, br' } });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers['content-length']).toBe(String(br.rawPayload.length));
+    expect(brotliDecompressSync(br.rawPayload).toString()).toBe(SHELL);
+    const gzip = await app.inject({ url: '/login', headers: { 'accept-encoding': 'gzip' } });
+    expect(gunzipSync(gzip.rawPayload).toString()).toBe(SHELL);
+    expect(gzip.headers.etag).toBe(br.headers.etag);
+    const again = await app.inject({
+      url: '/dashboard',
+      headers: { 'if-none-match': String(br.headers.etag) },
+    });
+    expect(again.statusCode).toBe(304);
+    expect(again.body).toBe('');
   });
 
   it('sends security headers with a CSP the app satisfies (scripts only from itself)', async () => {
@@ -155,9 +177,29 @@ describe('serving the web app', () => {
     expect(csp).toContain("script-src 'self'");
     expect(csp).toContain("frame-ancestors 'none'");
     expect(csp).not.toContain("script-src 'self' 'unsafe-inline'");
+    // The shell's loader, and only it, may run inline: by its hash.
+    const loaderHash = createHash('sha256').update(LOADER).digest('base64');
+    expect(csp).toContain(`script-src 'self' 'sha256-${loaderHash}';`);
     // The till's QR scanner runs its decoder in a worker made from a blob URL; nothing else may.
     expect(csp).toContain("worker-src 'self' blob:");
     expect(res.headers['x-content-type-options']).toBe('nosniff');
+  });
+
+  it("allows by hash the shell's inline scripts that run, not its data or its scripts from files", () => {
+    const root = mkdtempSync(path.join(os.tmpdir(), 'giftmart-shell-'));
+    try {
+      writeFileSync(
+        path.join(root, 'index.html'),
+        '<script>start()</script><script type="module" src="/assets/a.js"></script>' +
+          '<script type="application/json" id="public-config">{"currency":"NGN"}</script><script>start()</script>',
+      );
+      const hash = createHash('sha256').update('start()').digest('base64');
+      expect(shellScriptSources(root)).toEqual([`'sha256-${hash}'`]);
+      expect(shellScriptSources(path.join(root, 'missing'))).toEqual([]);
+      expect(shellScriptSources(undefined)).toEqual([]);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 
   it('answers a missing file with 404 and an unknown API path with JSON 404, not the page', async () => {

@@ -1,5 +1,6 @@
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import {
@@ -36,11 +37,32 @@ function withConfig(html: string, config: PublicConfig): string {
     .replace(CONFIG_ELEMENT, () => publicConfigScript(config));
 }
 
+/** An inline script that runs: no `src`, and not data (`type="application/json"`, the public config). */
+const INLINE_SCRIPT = /<script(?![^>]*\ssrc=)(?![^>]*\stype="application\/json")[^>]*>([\s\S]*?)<\/script>/g;
+
 /**
- * A page the build pre-rendered (with the brotli and gzip copies the build wrote), read once at start: they
- * are first visits, so they are answered from memory, compressed ahead. Each is revalidated on every visit
- * (it names the hashed assets of the current build); a 304 costs nothing. A page this server's config
- * changes is compressed again here, once.
+ * The CSP sources (`'sha256-…'`) that let the built shell's inline scripts run, and nothing else inline: the
+ * loader that asks for the app's code once the loading screen has painted (scripts/first-paint-html.ts, ADR
+ * 028). The pre-rendered public pages carry the same loader. Read from the built file itself, so the policy
+ * cannot drift from the page; none without a built web app.
+ */
+export function shellScriptSources(webRoot: string | undefined): string[] {
+  const file = webRoot === undefined ? undefined : path.join(webRoot, 'index.html');
+  if (!file || !existsSync(file)) return [];
+  const html = readFileSync(file, 'utf8');
+  const hashes = [...html.matchAll(INLINE_SCRIPT)].map(
+    (match) => `'sha256-${createHash('sha256').update(match[1]!).digest('base64')}'`,
+  );
+  return [...new Set(hashes)];
+}
+
+/**
+ * A built page, read once at start: a pre-rendered one (with the brotli and gzip copies the build wrote) or
+ * the app's shell, index.html. They are first visits, so they are answered from memory, compressed ahead,
+ * headers and body in one write: streamed from disk through the compression plugin, the shell's body came
+ * tens of milliseconds after its headers, and its loading screen painted that much later (issue 14). Each is
+ * revalidated on every visit (it names the hashed assets of the current build); a 304 costs nothing. A page
+ * without the build's copies, or one this server's config changes, is compressed here, once.
  */
 function readPrepared(webRoot: string, name: string, config: PublicConfig): PreparedBody | undefined {
   const file = path.join(webRoot, name);
@@ -48,7 +70,7 @@ function readPrepared(webRoot: string, name: string, config: PublicConfig): Prep
   const body = readFileSync(file);
   const html = body.toString('utf8');
   const ours = withConfig(html, config);
-  if (ours !== html) return prepareBody(ours);
+  if (ours !== html || !existsSync(`${file}.br`)) return prepareBody(ours);
   const copy = (suffix: string) => (existsSync(file + suffix) ? readFileSync(file + suffix) : undefined);
   return { body, br: copy('.br'), gzip: copy('.gz'), etag: etagOf(body) };
 }
@@ -77,6 +99,7 @@ export async function registerWeb(
     });
   }
   const prerendered = new Map<string, PreparedBody>();
+  const shell = hasWeb ? readPrepared(webRoot, 'index.html', config) : undefined;
   if (hasWeb) {
     for (const [pathname, name] of Object.entries(readPrerenderedList(webRoot))) {
       const page = readPrepared(webRoot, name, config);
@@ -91,9 +114,7 @@ export async function registerWeb(
       const page = prerendered.get(pathname);
       if (page) return sendPrepared(request, reply, page, 'text/html; charset=utf-8');
       const wantsFile = /\.[a-z0-9]{2,5}$/i.test(pathname);
-      if (!wantsFile) {
-        return reply.header('cache-control', 'no-cache').type('text/html').sendFile('index.html');
-      }
+      if (!wantsFile && shell) return sendPrepared(request, reply, shell, 'text/html; charset=utf-8');
     }
     return reply.status(404).send({
       code: 'NOT_FOUND',
