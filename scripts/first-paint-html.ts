@@ -125,7 +125,7 @@ export function screenFiles(bundle: Record<string, BuiltChunk>, start: readonly 
  * - index.html (every page but `/`) paints its inline-styled loading screen at once: its stylesheet is
  *   fetched as `media="print"` (not render-blocking) and the app switches it on, and waits for it, before
  *   React draws anything, so no screen is ever seen unstyled; its script tags become a loader that asks
- *   for them once the loading screen has painted (afterFirstPaintLoader, ADR 028);
+ *   for them once the loading screen has painted (afterFirstPaintLoader, ADR 029);
  * - landing.html is already complete HTML with its CSS inline; its small script (menu, lazy sections) is
  *   fetched at low priority so it never competes with the page itself.
  */

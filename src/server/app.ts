@@ -48,7 +48,7 @@ import { registerAuth } from './plugins/auth';
 import { clientErrorHandler, registerErrorHandling, sendError } from './plugins/errors';
 import { configRoutes, healthRoutes, publicConfigOf } from './plugins/meta';
 import { registerOpenApi } from './plugins/openapi';
-import { registerWeb, shellScriptSources } from './plugins/web';
+import { readBuiltWeb, registerWeb } from './plugins/web';
 import { webhookRoutes, type WebhookHandler } from './plugins/webhooks';
 
 export interface AppOptions {
@@ -106,12 +106,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     done();
   });
 
+  // Read once at start: the pages it serves, and the shell's inline loader that the CSP allows by its hash.
+  const web = readBuiltWeb(options.webRoot, publicConfigOf(config));
   await app.register(registerSecurityHeaders, {
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
-        // The shell's one inline script (the loader of the app's code) is allowed by its hash.
-        scriptSrc: ["'self'", ...shellScriptSources(options.webRoot)],
+        scriptSrc: ["'self'", ...(web?.scriptSources ?? [])],
         // SweetAlert2 and React style attributes need inline styles; scripts stay strictly same-origin.
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:', 'blob:'],
@@ -185,6 +186,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(legacyWithdrawalRoutes, { prefix: '/api', ...deps });
   await app.register(uploadsRoutes, deps);
   if (deps.payments.name === 'sandbox') await app.register(checkoutRoutes, deps);
-  await registerWeb(app, options.webRoot, publicConfigOf(config));
+  await registerWeb(app, web);
   return app;
 }

@@ -8,7 +8,7 @@ import { inject } from 'vitest';
 import { buildApp } from '../app';
 import { connectDatabase, type Database } from '../db/client';
 import { loadConfig } from '../env';
-import { shellScriptSources } from './web';
+import { inlineScriptSources, readBuiltWeb } from './web';
 
 const LANDING = `<!doctype html><html><body><div id="root"><h1>Buy, keep, spend and send gift cards</h1>${'<p>Giftmart</p>'.repeat(200)}</div></body></html>`;
 
@@ -186,20 +186,16 @@ describe('serving the web app', () => {
   });
 
   it("allows by hash the shell's inline scripts that run, not its data or its scripts from files", () => {
-    const root = mkdtempSync(path.join(os.tmpdir(), 'giftmart-shell-'));
-    try {
-      writeFileSync(
-        path.join(root, 'index.html'),
-        '<script>start()</script><script type="module" src="/assets/a.js"></script>' +
-          '<script type="application/json" id="public-config">{"currency":"NGN"}</script><script>start()</script>',
-      );
-      const hash = createHash('sha256').update('start()').digest('base64');
-      expect(shellScriptSources(root)).toEqual([`'sha256-${hash}'`]);
-      expect(shellScriptSources(path.join(root, 'missing'))).toEqual([]);
-      expect(shellScriptSources(undefined)).toEqual([]);
-    } finally {
-      rmSync(root, { recursive: true, force: true });
-    }
+    const html =
+      '<script>start()</script><script type="module" src="/assets/a.js"></script>' +
+      '<script type="application/json" id="public-config">{"currency":"NGN"}</script><script>start()</script>';
+    const hash = createHash('sha256').update('start()').digest('base64');
+    expect(inlineScriptSources(html)).toEqual([`'sha256-${hash}'`]);
+    expect(inlineScriptSources('<div id="root"></div>')).toEqual([]);
+    // No build, nothing to serve and nothing to allow.
+    const config = { currency: 'NGN', supportEmail: 'support@giftmart.ng' } as const;
+    expect(readBuiltWeb(undefined, config)).toBeUndefined();
+    expect(readBuiltWeb(path.join(webRoot, 'missing'), config)).toBeUndefined();
   });
 
   it('answers a missing file with 404 and an unknown API path with JSON 404, not the page', async () => {

@@ -41,15 +41,11 @@ function withConfig(html: string, config: PublicConfig): string {
 const INLINE_SCRIPT = /<script(?![^>]*\ssrc=)(?![^>]*\stype="application\/json")[^>]*>([\s\S]*?)<\/script>/g;
 
 /**
- * The CSP sources (`'sha256-…'`) that let the built shell's inline scripts run, and nothing else inline: the
- * loader that asks for the app's code once the loading screen has painted (scripts/first-paint-html.ts, ADR
- * 028). The pre-rendered public pages carry the same loader. Read from the built file itself, so the policy
- * cannot drift from the page; none without a built web app.
+ * The CSP sources (`'sha256-…'`) that let a page's inline scripts run, and nothing else inline: in the built
+ * shell, the loader that asks for the app's code once the loading screen has painted
+ * (scripts/first-paint-html.ts, ADR 029), which the pre-rendered public pages carry too.
  */
-export function shellScriptSources(webRoot: string | undefined): string[] {
-  const file = webRoot === undefined ? undefined : path.join(webRoot, 'index.html');
-  if (!file || !existsSync(file)) return [];
-  const html = readFileSync(file, 'utf8');
+export function inlineScriptSources(html: string): string[] {
   const hashes = [...html.matchAll(INLINE_SCRIPT)].map(
     (match) => `'sha256-${createHash('sha256').update(match[1]!).digest('base64')}'`,
   );
@@ -75,21 +71,41 @@ function readPrepared(webRoot: string, name: string, config: PublicConfig): Prep
   return { body, br: copy('.br'), gzip: copy('.gz'), etag: etagOf(body) };
 }
 
+/** The built web app, read once at start: what registerWeb serves and what the CSP must allow. */
+export interface BuiltWeb {
+  root: string;
+  /** index.html, answering every page the build did not pre-render (history fallback). */
+  shell: PreparedBody;
+  /** The pre-rendered pages by address (`/` and the public pages). */
+  pages: Map<string, PreparedBody>;
+  /** The CSP sources for the shell's inline scripts, hashed from the shell as it is sent. */
+  scriptSources: string[];
+}
+
+/**
+ * Reads the built web app in `webRoot` (dist/web), with `config`, the server's public settings, written into
+ * the pre-rendered pages; undefined without a build (API tests).
+ */
+export function readBuiltWeb(webRoot: string | undefined, config: PublicConfig): BuiltWeb | undefined {
+  const shell = webRoot === undefined ? undefined : readPrepared(webRoot, 'index.html', config);
+  if (!webRoot || !shell) return undefined;
+  const pages = new Map<string, PreparedBody>();
+  for (const [pathname, name] of Object.entries(readPrerenderedList(webRoot))) {
+    const page = readPrepared(webRoot, name, config);
+    if (page) pages.set(pathname, page);
+  }
+  return { root: webRoot, shell, pages, scriptSources: inlineScriptSources(shell.body.toString('utf8')) };
+}
+
 /**
  * Serves the built web app: hashed assets cached for a year, HTML never cached, `/` and the public pages from
- * their pre-rendered HTML (with `config`, the server's public settings, written in), and any other non-API
- * GET answered with index.html so React Router can handle the path (history fallback). Unknown /api paths
- * answer a JSON 404.
+ * their pre-rendered HTML, and any other non-API GET answered with index.html so React Router can handle the
+ * path (history fallback). Unknown /api paths answer a JSON 404.
  */
-export async function registerWeb(
-  app: FastifyInstance,
-  webRoot: string | undefined,
-  config: PublicConfig,
-): Promise<void> {
-  const hasWeb = webRoot !== undefined && existsSync(path.join(webRoot, 'index.html'));
-  if (hasWeb) {
+export async function registerWeb(app: FastifyInstance, web: BuiltWeb | undefined): Promise<void> {
+  if (web) {
     await app.register(fastifyStatic, {
-      root: webRoot,
+      root: web.root,
       wildcard: false,
       index: false,
       setHeaders(res, filePath) {
@@ -98,23 +114,15 @@ export async function registerWeb(
       },
     });
   }
-  const prerendered = new Map<string, PreparedBody>();
-  const shell = hasWeb ? readPrepared(webRoot, 'index.html', config) : undefined;
-  if (hasWeb) {
-    for (const [pathname, name] of Object.entries(readPrerenderedList(webRoot))) {
-      const page = readPrepared(webRoot, name, config);
-      if (page) prerendered.set(pathname, page);
-    }
-  }
 
   app.setNotFoundHandler((request, reply) => {
     const isApi = request.url === '/api' || request.url.startsWith('/api/');
-    if (!isApi && hasWeb && (request.method === 'GET' || request.method === 'HEAD')) {
+    if (!isApi && web && (request.method === 'GET' || request.method === 'HEAD')) {
       const pathname = request.url.split('?')[0] ?? '';
-      const page = prerendered.get(pathname);
+      const page = web.pages.get(pathname);
       if (page) return sendPrepared(request, reply, page, 'text/html; charset=utf-8');
       const wantsFile = /\.[a-z0-9]{2,5}$/i.test(pathname);
-      if (!wantsFile && shell) return sendPrepared(request, reply, shell, 'text/html; charset=utf-8');
+      if (!wantsFile) return sendPrepared(request, reply, web.shell, 'text/html; charset=utf-8');
     }
     return reply.status(404).send({
       code: 'NOT_FOUND',
