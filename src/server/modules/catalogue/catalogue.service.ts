@@ -8,9 +8,12 @@ import {
 import type { DbOrTx } from '../../db/client';
 import type { CoreDeps } from '../../lib/deps';
 import { AppError, notFound } from '../../lib/app-error';
+import { perOwner } from '../../lib/batch';
+import { BoundedMap } from '../../lib/bounded-map';
 import { findAccount } from '../accounts/accounts.service';
 import {
   countGiftCards,
+  designStillForSaleSql,
   findBusinessIdsByName,
   findGiftCard,
   soldCountsAddedCte,
@@ -35,9 +38,52 @@ export interface CatalogueDeps extends CoreDeps {
 
 export type { GiftCardWithBusiness };
 
-/** A gift card with its business, as a buyer's order needs it (undefined when there is none). */
-export function findGiftCardForSale(db: DbOrTx, id: string): Promise<GiftCardWithBusiness | undefined> {
-  return findGiftCard(db, id);
+/**
+ * What a buyer's order needs of a design: what never changes once it exists (its business, price and
+ * validity), and its business's name and whether it is on sale as last read.
+ */
+export interface DesignForSale {
+  id: string;
+  businessId: string;
+  amount: bigint;
+  currency: string;
+  validityMonths: number | null;
+  businessName: string;
+  onSale: boolean;
+}
+
+/** The designs on sale this instance has read for orders, per pool (issue 14). */
+const designsForSale = perOwner(() => new BoundedMap<string, DesignForSale>({ maxEntries: 10_000 }));
+
+/**
+ * A design as a buyer's order needs it (undefined when there is none). A design on sale is remembered once
+ * read (issue 14: every order read its design), so an order may be made from what an earlier read said: the
+ * order's statement then writes only if the design is still as remembered (`designStillForSale`), and
+ * otherwise the caller asks again with `fresh`, which reads it.
+ */
+export async function findGiftCardForSale(
+  db: DbOrTx,
+  id: string,
+  options: { fresh?: boolean } = {},
+): Promise<DesignForSale | undefined> {
+  const remembered = designsForSale(db);
+  const known = options.fresh ? undefined : remembered.get(id);
+  if (known) return known;
+  const row = await findGiftCard(db, id);
+  if (!row) return undefined;
+  const { businessId, amount, currency, validityMonths, businessName, onSale } = row;
+  const design = { id: row.id, businessId, amount, currency, validityMonths, businessName, onSale };
+  if (onSale) remembered.set(id, design);
+  else remembered.delete(id);
+  return design;
+}
+
+/**
+ * SQL, for another room's statement: whether the design of `row` (which has the columns gift_card_id,
+ * business_id, amount, currency and business_name) is on sale and still as `findGiftCardForSale` answered it.
+ */
+export function designStillForSale(row: SQL): SQL {
+  return designStillForSaleSql(row);
 }
 
 /**

@@ -26,27 +26,35 @@ export type NewOrderRow = Pick<
 >;
 
 /**
- * Orders' insert from placeholders, one array per column of NewOrderRow (one element per order), built once
- * (ADR 021; many orders at once, ADR 027). With an Idempotency-Key its buyer already used, an order is not
- * written (and a parallel request with the same key waits for the first one here, then writes nothing).
+ * Orders' insert from placeholders, one array per column of NewOrderRow (one element per order) and each
+ * order's business name as its design was read, built once (ADR 021; many orders at once, ADR 027). An order
+ * is written only if `designStill` (SQL over the row `o`) holds: its design is still on sale and as read. With
+ * an Idempotency-Key its buyer already used, an order is not written (and a parallel request with the same
+ * key waits for the first one here, then writes nothing).
  */
-function ordersInsert() {
+export function ordersInsert(designStill: (row: SQL) => SQL) {
   const p = (name: string) => sql.placeholder(name);
   return sql`
     INSERT INTO ${orders} (id, reference, buyer_id, gift_card_id, business_id, amount, currency, provider,
                            idempotency_key, request_fingerprint, gift, checkout_url)
-    SELECT * FROM unnest(${p('ids')}::uuid[], ${p('references')}::text[], ${p('buyerIds')}::uuid[],
-                         ${p('giftCardIds')}::uuid[], ${p('businessIds')}::uuid[], ${p('amounts')}::bigint[],
-                         ${p('currencies')}::text[], ${p('providers')}::text[], ${p('idempotencyKeys')}::text[],
-                         ${p('requestFingerprints')}::text[], ${p('gifts')}::jsonb[], ${p('checkoutUrls')}::text[])
+    SELECT o.id, o.reference, o.buyer_id, o.gift_card_id, o.business_id, o.amount, o.currency, o.provider,
+           o.idempotency_key, o.request_fingerprint, o.gift, o.checkout_url
+      FROM unnest(${p('ids')}::uuid[], ${p('references')}::text[], ${p('buyerIds')}::uuid[],
+                  ${p('giftCardIds')}::uuid[], ${p('businessIds')}::uuid[], ${p('amounts')}::bigint[],
+                  ${p('currencies')}::text[], ${p('providers')}::text[], ${p('idempotencyKeys')}::text[],
+                  ${p('requestFingerprints')}::text[], ${p('gifts')}::jsonb[], ${p('checkoutUrls')}::text[],
+                  ${p('businessNames')}::text[])
+           AS o(id, reference, buyer_id, gift_card_id, business_id, amount, currency, provider, idempotency_key,
+                request_fingerprint, gift, checkout_url, business_name)
+     WHERE ${designStill(sql`o`)}
     ON CONFLICT (buyer_id, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
     RETURNING *`;
 }
 
 /** The orders' insert, with a part or without, built once (a provider's payment, ADR 019). */
-function ordersStatement(part: OrderPart | undefined) {
+function ordersStatement(part: OrderPart | undefined, designStill: (row: SQL) => SQL) {
   return builtOnce((db) => {
-    const written = db.$with('new_order', getTableColumns(orders)).as(ordersInsert());
+    const written = db.$with('new_order', getTableColumns(orders)).as(ordersInsert(designStill));
     if (!part) return db.with(written).select().from(written).prepare('orders_insert');
     const other = db.$with('with_order_0', {}).as(part.write(sql`SELECT reference FROM new_order`));
     return db.with(written, other).select().from(written).prepare(part.name);
@@ -66,59 +74,69 @@ export interface OrderPart {
 /** An order to write, with its part's values (when its provider has a part). */
 export interface OrderToInsert {
   row: NewOrderRow;
+  /** Its business's name as its design was read: the order is written only while that is still the name. */
+  businessName: string;
   part?: { of: OrderPart; values: Record<string, unknown> };
 }
 
 /**
  * One batch, and one statement built once, per part: a part's orders go in statements of their own (one
- * statement has one shape); no part is `NO_PART`.
+ * statement has one shape); no part is `NO_PART`. `designStill` is the same on every call (the catalogue's
+ * condition); the statement is built with the first.
  */
 const NO_PART = {};
 const orderInserts = perOwner((part: object) => {
-  const statement = ordersStatement(part === NO_PART ? undefined : (part as OrderPart));
-  return batchedPerPool<OrderToInsert, OrderRow | undefined>((db) => ({
-    // One statement cannot see its own write of a buyer's Idempotency-Key.
-    keys: ({ row }) => (row.idempotencyKey ? [`${row.buyerId}:${row.idempotencyKey}`] : []),
-    run: async (batch) => {
-      const column = <T>(pick: (row: NewOrderRow) => T) => batch.map((o) => pick(o.row));
-      const partValues: Record<string, unknown[]> = {};
-      for (const { part: p } of batch) {
-        for (const [name, value] of Object.entries(p?.values ?? {})) (partValues[name] ??= []).push(value);
-      }
-      const rows = await statement(db).execute({
-        ids: column((r) => r.id),
-        references: column((r) => r.reference),
-        buyerIds: column((r) => r.buyerId),
-        giftCardIds: column((r) => r.giftCardId),
-        businessIds: column((r) => r.businessId),
-        amounts: column((r) => String(r.amount)),
-        currencies: column((r) => r.currency),
-        providers: column((r) => r.provider),
-        idempotencyKeys: column((r) => r.idempotencyKey ?? null),
-        requestFingerprints: column((r) => r.requestFingerprint ?? null),
-        gifts: column((r) => (r.gift ? JSON.stringify(r.gift) : null)),
-        checkoutUrls: column((r) => r.checkoutUrl ?? null),
-        ...partValues,
-      });
-      const byId = new Map(rows.map((row) => [row.id, row]));
-      return batch.map((o) => byId.get(o.row.id!));
-    },
-  }));
+  let batched: ReturnType<typeof batchedPerPool<OrderToInsert, OrderRow | undefined>> | undefined;
+  return (designStill: (row: SQL) => SQL) => {
+    if (batched) return batched;
+    const built = ordersStatement(part === NO_PART ? undefined : (part as OrderPart), designStill);
+    return (batched = batchedPerPool<OrderToInsert, OrderRow | undefined>((db) => ({
+      // One statement cannot see its own write of a buyer's Idempotency-Key.
+      keys: ({ row }) => (row.idempotencyKey ? [`${row.buyerId}:${row.idempotencyKey}`] : []),
+      run: async (batch) => {
+        const column = <T>(pick: (row: NewOrderRow) => T) => batch.map((o) => pick(o.row));
+        const partValues: Record<string, unknown[]> = {};
+        for (const { part: p } of batch) {
+          for (const [name, value] of Object.entries(p?.values ?? {})) (partValues[name] ??= []).push(value);
+        }
+        const rows = await built(db).execute({
+          ids: column((r) => r.id),
+          references: column((r) => r.reference),
+          buyerIds: column((r) => r.buyerId),
+          giftCardIds: column((r) => r.giftCardId),
+          businessIds: column((r) => r.businessId),
+          amounts: column((r) => String(r.amount)),
+          currencies: column((r) => r.currency),
+          providers: column((r) => r.provider),
+          idempotencyKeys: column((r) => r.idempotencyKey ?? null),
+          requestFingerprints: column((r) => r.requestFingerprint ?? null),
+          gifts: column((r) => (r.gift ? JSON.stringify(r.gift) : null)),
+          checkoutUrls: column((r) => r.checkoutUrl ?? null),
+          businessNames: batch.map((o) => o.businessName),
+          ...partValues,
+        });
+        const byId = new Map(rows.map((row) => [row.id, row]));
+        return batch.map((o) => byId.get(o.row.id!));
+      },
+    })));
+  };
 });
 
 /**
- * Writes a new order; with an Idempotency-Key this buyer already used, writes nothing and answers undefined
- * (a parallel request with the same key waits for the first one here, then writes nothing). `part` is a
- * statement that exists only with the order, run as a CTE of the same statement and writing only when its
+ * Writes a new order; answers undefined, writing nothing, when this buyer already used its Idempotency-Key
+ * (a parallel request with the same key waits for the first one here, then writes nothing) or when
+ * `designStill` (SQL over the row `o`, with the order's columns and `business_name`) does not hold. `part` is
+ * a statement that exists only with the order, run as a CTE of the same statement and writing only when its
  * order is written (issue 14: the sandbox's payment with its order). On the pool, the order waits for a free
  * run and shares it with the others waiting (ADR 027); inside a transaction it is written at once, alone.
  */
 export function insertOrder(
   db: DbOrTx,
-  row: NewOrderRow,
+  order: Omit<OrderToInsert, 'part'>,
+  designStill: (row: SQL) => SQL,
   part?: OrderToInsert['part'],
 ): Promise<OrderRow | undefined> {
-  return orderInserts(part?.of ?? NO_PART)(db, { row, ...(part ? { part } : {}) });
+  return orderInserts(part?.of ?? NO_PART)(designStill)(db, { ...order, ...(part ? { part } : {}) });
 }
 
 export async function findOrderByIdempotencyKey(db: DbOrTx, buyerId: string, key: string) {

@@ -15,14 +15,22 @@ import {
 import type { Db } from '../../db/client';
 import type { Config } from '../../env';
 import { AppError, notFound } from '../../lib/app-error';
-import { batchedPerPool } from '../../lib/batch';
+import { batchedPerPool, perOwner } from '../../lib/batch';
+import { BoundedMap } from '../../lib/bounded-map';
 import { decodeCursor, encodeCursor } from '../../lib/cursor';
 import { publicUrl } from '../../lib/public-url';
 import { findAccount } from '../accounts/accounts.service';
 import { cardsIssued, cardToIssue, getSoldCard, type CodeVault } from '../cards/cards.service';
 import { checkGiftRequest, sendBoughtGift } from '../cards/gifts.service';
 import { idempotencyConflict, isIdempotencyKeyTaken, voidCardForRefund } from '../cards/sold-cards.service';
-import { findGiftCardForSale, logoUrl, salesCounted, soldCountsAdded } from '../catalogue/catalogue.service';
+import {
+  designStillForSale,
+  findGiftCardForSale,
+  logoUrl,
+  salesCounted,
+  soldCountsAdded,
+  type DesignForSale,
+} from '../catalogue/catalogue.service';
 import { notificationsWritten, notify, type NewNotification } from '../notifications/notifications.service';
 import { recordFirstSale, recordRefund, saleEntries } from '../wallet/wallet.service';
 import type { WebhookHandler } from '../../plugins/webhooks';
@@ -117,55 +125,89 @@ export async function startPurchase(
       : undefined;
     return existing && { order: await replay(deps, existing, input), replayed: true };
   };
-  let card: Awaited<ReturnType<typeof findGiftCardForSale>>;
-  try {
-    card = await findGiftCardForSale(deps.db, input.giftCardId);
-    if (!card) throw notFound('That gift card');
-    if (!card.onSale) throw new AppError('CARD_NOT_ON_SALE', 'This gift card is no longer on sale.');
-    if (input.gift) await checkGiftRequest(deps.db, buyerId, input.gift);
-  } catch (error) {
-    const first = await firstOrder();
-    if (first) return first;
-    throw error;
+  // The design as remembered first (issue 14); read again when the order's statement finds it changed.
+  for (let attempt = 0; attempt < DESIGN_ATTEMPTS; attempt += 1) {
+    let card: DesignForSale | undefined;
+    try {
+      card = await findGiftCardForSale(deps.db, input.giftCardId, { fresh: attempt > 0 });
+      if (!card) throw notFound('That gift card');
+      if (!card.onSale) throw new AppError('CARD_NOT_ON_SALE', 'This gift card is no longer on sale.');
+      if (input.gift && attempt === 0) await checkGiftRequest(deps.db, buyerId, input.gift);
+    } catch (error) {
+      const first = await firstOrder();
+      if (first) return first;
+      throw error;
+    }
+    const row = {
+      id: randomUUID(),
+      reference: newReference(),
+      buyerId,
+      giftCardId: card.id,
+      businessId: card.businessId,
+      amount: card.amount,
+      currency: card.currency,
+      provider: deps.payments.name,
+      idempotencyKey: idempotencyKey ?? null,
+      requestFingerprint: fingerprint(input),
+      gift: input.gift
+        ? {
+            recipient: input.gift.recipient,
+            ...(input.gift.recipientName ? { recipientName: input.gift.recipientName } : {}),
+            ...(input.gift.message ? { message: input.gift.message } : {}),
+            ...(input.gift.deliverAt ? { deliverAt: input.gift.deliverAt } : {}),
+          }
+        : null,
+    };
+    // A provider in our own database (the sandbox) starts its payment in the order's own statement.
+    const withOrder = deps.payments.paymentWithOrder;
+    const started = withOrder && {
+      of: withOrder,
+      ...withOrder.start(paymentFor(deps, row, buyer.email, card.businessName)),
+    };
+    const businessName = card.businessName;
+    const order = started
+      ? await insertOrder(
+          deps.db,
+          { row: { ...row, checkoutUrl: started.checkoutUrl }, businessName },
+          designStillForSale,
+          started,
+        )
+      : await insertOrder(deps.db, { row, businessName }, designStillForSale);
+    if (!order) {
+      // Not written: a retry of an order already made, or its design changed since it was read.
+      const first = await firstOrder();
+      if (first) return first;
+      continue;
+    }
+    const view = started
+      ? newOrderView(order, businessName)
+      : await beginPayment(deps, order, buyer.email, businessName);
+    if (!order.gift)
+      ordersStarted(deps.db).set(order.reference, {
+        order,
+        validityMonths: card.validityMonths,
+        businessName,
+      });
+    return { order: view, replayed: false };
   }
-
-  const row = {
-    id: randomUUID(),
-    reference: newReference(),
-    buyerId,
-    giftCardId: card.id,
-    businessId: card.businessId,
-    amount: card.amount,
-    currency: card.currency,
-    provider: deps.payments.name,
-    idempotencyKey: idempotencyKey ?? null,
-    requestFingerprint: fingerprint(input),
-    gift: input.gift
-      ? {
-          recipient: input.gift.recipient,
-          ...(input.gift.recipientName ? { recipientName: input.gift.recipientName } : {}),
-          ...(input.gift.message ? { message: input.gift.message } : {}),
-          ...(input.gift.deliverAt ? { deliverAt: input.gift.deliverAt } : {}),
-        }
-      : null,
-  };
-  // A provider in our own database (the sandbox) starts its payment in the order's own statement.
-  const withOrder = deps.payments.paymentWithOrder;
-  const started = withOrder && {
-    of: withOrder,
-    ...withOrder.start(paymentFor(deps, row, buyer.email, card.businessName)),
-  };
-  const order = started
-    ? await insertOrder(deps.db, { ...row, checkoutUrl: started.checkoutUrl }, started)
-    : await insertOrder(deps.db, row);
-  if (!order) return (await firstOrder())!;
-  return {
-    order: started
-      ? newOrderView(order, card.businessName)
-      : await beginPayment(deps, order, buyer.email, card.businessName),
-    replayed: false,
-  };
+  throw new AppError(
+    'CARD_NOT_ON_SALE',
+    'This gift card changed while you were buying it. Please try again.',
+  );
 }
+
+/** How many times an order is tried against its design's changes before the buyer is asked to try again. */
+const DESIGN_ATTEMPTS = 3;
+
+/**
+ * The plain orders this instance started, per pool, until their payment's confirmation (issue 14): a
+ * confirmation that finds its order here completes it on the order as it was written, which the sale's
+ * statement checks is still pending (`completeSaleAsRead`), without reading it again. Orders left unpaid are
+ * dropped after a while, the oldest first; their confirmations read them.
+ */
+const ordersStarted = perOwner(
+  () => new BoundedMap<string, OrderForSale>({ maxEntries: 10_000, maxAgeMs: 30 * 60_000 }),
+);
 
 /** A new order has no card or gift yet: its view is known without reading it back. */
 function newOrderView(order: OrderRow, businessName: string): Order {
@@ -442,7 +484,8 @@ async function confirmAsRead(
   deps: PurchaseDeps,
   event: Extract<PaymentEvent, { type: 'payment.succeeded' }>,
 ): Promise<ConfirmResult | null> {
-  const found = await findOrderForSale(deps.db, event.reference);
+  const found =
+    ordersStarted(deps.db).take(event.reference) ?? (await findOrderForSale(deps.db, event.reference));
   if (!found) return null;
   const { order } = found;
   const plain =

@@ -553,6 +553,103 @@ describe('who may buy and see what', () => {
   });
 });
 
+describe('what an instance remembers between requests (issue 14)', () => {
+  const ordersOf = (buyer: Account) => query('SELECT id FROM orders WHERE buyer_id = $1', [buyer.account.id]);
+
+  it('an order on a design remembered before another instance stopped selling it is refused; nothing is written', async () => {
+    const seller = await business();
+    const card = await createCard(seller);
+    const buyer = await user();
+    await startOrder(buyer, card.id);
+    // As another instance would: this one is not told, and still remembers the design on sale.
+    await query('UPDATE gift_cards SET on_sale = false WHERE id = $1', [card.id]);
+    const res = await postOrder(buyer, card.id, `key-${randomUUID()}`);
+    expect(res.statusCode, res.body).toBe(409);
+    expect(res.json()).toEqual({ code: 'CARD_NOT_ON_SALE', message: 'This gift card is no longer on sale.' });
+    expect(await ordersOf(buyer)).toHaveLength(1);
+    expect(
+      await query('SELECT id FROM sandbox_payments WHERE amount = $1 AND description LIKE $2', [
+        card.amount.amount,
+        `%${seller.input.name}%`,
+      ]),
+    ).toHaveLength(1);
+  });
+
+  it('a design back on sale after a refusal sells again, from a fresh read', async () => {
+    const seller = await business();
+    const card = await createCard(seller);
+    const buyer = await user();
+    await startOrder(buyer, card.id);
+    await query('UPDATE gift_cards SET on_sale = false WHERE id = $1', [card.id]);
+    expect((await postOrder(buyer, card.id)).statusCode).toBe(409);
+    await query('UPDATE gift_cards SET on_sale = true WHERE id = $1', [card.id]);
+    const again = await startOrder(buyer, card.id);
+    expect(again).toMatchObject({ status: 'pending', giftCardId: card.id });
+    expect(await ordersOf(buyer)).toHaveLength(2);
+  });
+
+  it('a business renamed by another instance since its design was remembered: the order and its payment name it as it is now', async () => {
+    const seller = await business();
+    const card = await createCard(seller);
+    const buyer = await user();
+    expect((await startOrder(buyer, card.id)).businessName).toBe(seller.input.name);
+    const renamed = `Renamed ${randomUUID().slice(0, 8)}`;
+    await query('UPDATE accounts SET name = $1 WHERE id = $2', [renamed, seller.account.id]);
+    const order = await startOrder(buyer, card.id);
+    expect(order.businessName).toBe(renamed);
+    const [payment] = await query<{ description: string }>(
+      'SELECT description FROM sandbox_payments WHERE reference = $1',
+      [order.reference],
+    );
+    expect(payment!.description).toContain(renamed);
+    expect(await ordersOf(buyer)).toHaveLength(2);
+  });
+
+  it('a confirmation of a remembered order that was failed since goes to the locked path: one card, one entry', async () => {
+    const seller = await business();
+    const card = await createCard(seller);
+    const buyer = await user();
+    const order = await startOrder(buyer, card.id);
+    const failed = await sendWebhook(t, confirmation(order, 'payment.failed', { reason: 'declined' }));
+    expect(failed.json()).toEqual({ received: true, result: 'marked-failed' });
+    const results = await Promise.all(Array.from({ length: 5 }, () => confirm(order)));
+    expect(results.map((r) => r.statusCode)).toEqual([200, 200, 200, 200, 200]);
+    expect(results.map((r) => (r.json() as { result: string }).result).sort()).toEqual([
+      'already-paid',
+      'already-paid',
+      'already-paid',
+      'already-paid',
+      'issued',
+    ]);
+    const state = await traces(order.id);
+    expect(state.cards).toHaveLength(1);
+    expect(state.entries).toHaveLength(1);
+    expect(await walletAmount(seller)).toBe(500_000);
+  });
+
+  it('an order started on one instance is completed once by a confirmation that reaches another', async () => {
+    const seller = await business();
+    const card = await createCard(seller);
+    const buyer = await user();
+    const order = await startOrder(buyer, card.id);
+    const other = await createTestApp({ SANDBOX_WEBHOOK_DELAY_MS: '0' });
+    try {
+      const results = await Promise.all([confirm(order, other), confirm(order, other), confirm(order)]);
+      expect(results.map((r) => (r.json() as { result: string }).result).sort()).toEqual([
+        'already-paid',
+        'already-paid',
+        'issued',
+      ]);
+    } finally {
+      await other.close();
+    }
+    expect(await getOrder(buyer, order.id)).toMatchObject({ status: 'paid' });
+    const state = await traces(order.id);
+    expect(state.cards).toHaveLength(1);
+    expect(state.entries).toHaveLength(1);
+  });
+});
+
 describe('Idempotency-Key on POST /api/v1/orders', () => {
   it('a retry with the same key and body returns the first order (200), and makes no second order', async () => {
     const seller = await business();
