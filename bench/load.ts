@@ -196,12 +196,15 @@ export async function send(
 }
 
 /**
- * Seconds of each closed loop's load run first and not counted (BENCH_WARMUP_SECONDS, default 1): the app's
- * first second (its code not yet optimized, each pool connection preparing each statement for the first time)
- * ran at half the rate with four times the p99 of the seconds after it, and pgbench, the loads' anchor,
- * leaves its own start-up out of its tps too ("without initial connection time").
+ * Seconds of each closed loop's load run first and not counted (BENCH_WARMUP_SECONDS, default 4): on a new
+ * database and a new server, purchases per second climbed for about four seconds (second by second from the
+ * start: 500, 680, 920, 1,070, then 1,000-1,140, with a p99 within each second of 46-65 ms where the first
+ * second's was 240 ms). Not taken apart; the likely causes are the server's code being optimized and each
+ * pool connection's backend planning its prepared statements and compiling the trigger functions for the
+ * first time. pgbench, the loads' anchor, leaves its own start-up out of its tps too ("without initial
+ * connection time").
  */
-const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 1);
+const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 4);
 
 /**
  * A closed-loop load: one worker per item, each calling `once` again as soon as it answers, for
