@@ -575,6 +575,28 @@ describe('what an instance remembers between requests (issue 14)', () => {
     ).toHaveLength(1);
   });
 
+  it('20 orders at once on two remembered designs, one stopped behind the instance: its 10 are refused, the other 10 written', async () => {
+    const seller = await business();
+    const stopped = await createCard(seller);
+    const selling = await createCard(seller);
+    const buyers = await Promise.all(Array.from({ length: 20 }, () => user()));
+    await startOrder(buyers[0]!, stopped.id);
+    await startOrder(buyers[0]!, selling.id);
+    await query('UPDATE gift_cards SET on_sale = false WHERE id = $1', [stopped.id]);
+    const answers = await Promise.all(
+      buyers.map((buyer, i) => postOrder(buyer, (i % 2 ? selling : stopped).id, `key-${randomUUID()}`)),
+    );
+    expect(answers.map((res) => res.statusCode)).toEqual(buyers.map((_, i) => (i % 2 ? 201 : 409)));
+    const written = await query<{ gift_card_id: string; n: number }>(
+      'SELECT gift_card_id, count(*)::int AS n FROM orders WHERE gift_card_id = ANY($1) GROUP BY gift_card_id',
+      [[stopped.id, selling.id]],
+    );
+    expect(Object.fromEntries(written.map((row) => [row.gift_card_id, row.n]))).toEqual({
+      [stopped.id]: 1,
+      [selling.id]: 11,
+    });
+  });
+
   it('a design back on sale after a refusal sells again, from a fresh read', async () => {
     const seller = await business();
     const card = await createCard(seller);
