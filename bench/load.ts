@@ -224,25 +224,31 @@ export async function closedLoop<T>(
   let failed = 0;
   let firstFailure = '';
   const rssBeforeMb = memoryOf(app).rssMb;
-  const loop = (seconds: number, counted: boolean) => {
-    const until = Date.now() + seconds * 1000;
-    return Promise.all(
-      workers.map(async (worker) => {
-        while (Date.now() < until) {
-          const sent = performance.now();
-          const failure = await once(worker);
-          if (failure !== null) {
-            failed += 1;
-            firstFailure ||= failure;
-          } else if (counted) latencies.push(performance.now() - sent);
-        }
-      }),
-    );
-  };
-  await loop(WARMUP_SECONDS, false);
+  // The workers run on from the warm-up into the counted part, so the count does not start with all of them
+  // sending at once; an operation is counted when it is sent after the warm-up.
+  const warmedAt = Date.now() + WARMUP_SECONDS * 1000;
+  const until = warmedAt + seconds * 1000;
+  let counting = false;
+  const workersDone = Promise.all(
+    workers.map(async (worker) => {
+      while (Date.now() < until) {
+        const counted = counting;
+        const sent = performance.now();
+        const failure = await once(worker);
+        if (failure !== null) {
+          failed += 1;
+          firstFailure ||= failure;
+        } else if (counted) latencies.push(performance.now() - sent);
+      }
+    }),
+  );
+  // Awaited below (`run`); a worker's error during the warm-up must not be an unhandled rejection before then.
+  workersDone.catch(() => undefined);
+  await new Promise((resolve) => setTimeout(resolve, Math.max(0, warmedAt - Date.now())));
+  counting = true;
   const perf = perfDuring(seconds);
   const started = performance.now();
-  const run = () => loop(seconds, true);
+  const run = () => workersDone;
   const {
     rssMb,
     result: { cpu },
