@@ -138,26 +138,7 @@ export async function startPurchase(
       if (first) return first;
       throw error;
     }
-    const row = {
-      id: randomUUID(),
-      reference: newReference(),
-      buyerId,
-      giftCardId: card.id,
-      businessId: card.businessId,
-      amount: card.amount,
-      currency: card.currency,
-      provider: deps.payments.name,
-      idempotencyKey: idempotencyKey ?? null,
-      requestFingerprint: fingerprint(input),
-      gift: input.gift
-        ? {
-            recipient: input.gift.recipient,
-            ...(input.gift.recipientName ? { recipientName: input.gift.recipientName } : {}),
-            ...(input.gift.message ? { message: input.gift.message } : {}),
-            ...(input.gift.deliverAt ? { deliverAt: input.gift.deliverAt } : {}),
-          }
-        : null,
-    };
+    const row = newOrderRow(deps, buyerId, card, input, idempotencyKey);
     // A provider in our own database (the sandbox) starts its payment in the order's own statement.
     const withOrder = deps.payments.paymentWithOrder;
     const started = withOrder && {
@@ -182,18 +163,45 @@ export async function startPurchase(
     const view = started
       ? newOrderView(order, businessName)
       : await beginPayment(deps, order, buyer.email, businessName);
-    if (!order.gift)
-      ordersStarted(deps.db).set(order.reference, {
-        order,
-        validityMonths: card.validityMonths,
-        businessName,
-      });
+    // Its confirmation, when it reaches this instance, completes it without reading it (gifts take the locked path).
+    const { validityMonths } = card;
+    if (!order.gift) ordersStarted(deps.db).set(order.reference, { order, validityMonths, businessName });
     return { order: view, replayed: false };
   }
   throw new AppError(
     'CARD_NOT_ON_SALE',
     'This gift card changed while you were buying it. Please try again.',
   );
+}
+
+/** A new order's row for `card`, as the buyer asked for it. */
+function newOrderRow(
+  deps: PurchaseDeps,
+  buyerId: string,
+  card: DesignForSale,
+  input: NewOrder,
+  idempotencyKey: string | undefined,
+) {
+  return {
+    id: randomUUID(),
+    reference: newReference(),
+    buyerId,
+    giftCardId: card.id,
+    businessId: card.businessId,
+    amount: card.amount,
+    currency: card.currency,
+    provider: deps.payments.name,
+    idempotencyKey: idempotencyKey ?? null,
+    requestFingerprint: fingerprint(input),
+    gift: input.gift
+      ? {
+          recipient: input.gift.recipient,
+          ...(input.gift.recipientName ? { recipientName: input.gift.recipientName } : {}),
+          ...(input.gift.message ? { message: input.gift.message } : {}),
+          ...(input.gift.deliverAt ? { deliverAt: input.gift.deliverAt } : {}),
+        }
+      : null,
+  };
 }
 
 /** How many times an order is tried against its design's changes before the buyer is asked to try again. */
