@@ -163,7 +163,8 @@ export async function startPurchase(
     const view = started
       ? newOrderView(order, businessName)
       : await beginPayment(deps, order, buyer.email, businessName);
-    // Its confirmation, when it reaches this instance, completes it without reading it (gifts take the locked path).
+    // Its confirmation, when it reaches this instance, completes it without reading it (a gift's takes the
+    // locked path).
     const { validityMonths } = card;
     if (!order.gift) ordersStarted(deps.db).set(order.reference, { order, validityMonths, businessName });
     return { order: view, replayed: false };
