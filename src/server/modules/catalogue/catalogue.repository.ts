@@ -117,20 +117,6 @@ export async function findBusinessIdsByName(db: DbOrTx, search: string, limit: n
 }
 
 /**
- * Whether the design of `row` is on sale and still as an order read it: its business, price and business
- * name. One look-up of the design by id and of its business by id, whatever the planner knows of the tables
- * (a lateral subquery with OFFSET 0 is not turned into a join).
- */
-export function designStillForSaleSql(row: SQL): SQL {
-  return sql`EXISTS (
-    SELECT 1 FROM (SELECT g.on_sale, g.business_id, g.amount, g.currency FROM ${giftCards} g
-                    WHERE g.id = ${row}.gift_card_id OFFSET 0) AS design
-      JOIN LATERAL (SELECT a.name FROM ${accounts} a WHERE a.id = design.business_id OFFSET 0) AS business ON true
-     WHERE design.on_sale AND design.business_id = ${row}.business_id AND design.amount = ${row}.amount
-       AND design.currency = ${row}.currency AND business.name = ${row}.business_name)`;
-}
-
-/**
  * Sales added to their gift cards' sold counts, as a CTE body of another room's statement: the cards named by
  * its CTE `counted` (gift_card_id, sales).
  */

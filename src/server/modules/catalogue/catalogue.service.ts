@@ -13,7 +13,6 @@ import { BoundedMap } from '../../lib/bounded-map';
 import { findAccount } from '../accounts/accounts.service';
 import {
   countGiftCards,
-  designStillForSaleSql,
   findBusinessIdsByName,
   findGiftCard,
   soldCountsAddedCte,
@@ -58,7 +57,7 @@ const designsForSale = perOwner(() => new BoundedMap<string, DesignForSale>({ ma
 /**
  * A design as a buyer's order needs it (undefined when there is none). A design on sale is remembered once
  * read (issue 14: every order read its design), so an order may be made from what an earlier read said: the
- * order's statement then writes only if the design is still as remembered (`designStillForSale`), and
+ * orders' insert then writes only while the design is still on sale and as remembered (ADR 030), and
  * otherwise the caller asks again with `fresh`, which reads it.
  */
 export async function findGiftCardForSale(
@@ -76,14 +75,6 @@ export async function findGiftCardForSale(
   if (onSale) remembered.set(id, design);
   else remembered.delete(id);
   return design;
-}
-
-/**
- * SQL, for another room's statement: whether the design of `row` (which has the columns gift_card_id,
- * business_id, amount, currency and business_name) is on sale and still as `findGiftCardForSale` answered it.
- */
-export function designStillForSale(row: SQL): SQL {
-  return designStillForSaleSql(row);
 }
 
 /**

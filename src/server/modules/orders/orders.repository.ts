@@ -28,11 +28,13 @@ export type NewOrderRow = Pick<
 /**
  * Orders' insert from placeholders, one array per column of NewOrderRow (one element per order) and each
  * order's business name as its design was read, built once (ADR 021; many orders at once, ADR 027). An order
- * is written only if `designStill` (SQL over the row `o`) holds: its design is still on sale and as read. With
- * an Idempotency-Key its buyer already used, an order is not written (and a parallel request with the same
- * key waits for the first one here, then writes nothing).
+ * is written only while its design is on sale and still as the order copied it (its business, price and
+ * currency, and the business's name it showed; ADR 030): one look-up of the design and one of its business by
+ * primary key, lateral subqueries with OFFSET 0 so that a plan made on new, unanalyzed tables still probes the
+ * indexes. With an Idempotency-Key its buyer already used, an order is not written (and a parallel request
+ * with the same key waits for the first one here, then writes nothing).
  */
-export function ordersInsert(designStill: (row: SQL) => SQL) {
+export function ordersInsert() {
   const p = (name: string) => sql.placeholder(name);
   return sql`
     INSERT INTO ${orders} (id, reference, buyer_id, gift_card_id, business_id, amount, currency, provider,
@@ -46,15 +48,21 @@ export function ordersInsert(designStill: (row: SQL) => SQL) {
                   ${p('businessNames')}::text[])
            AS o(id, reference, buyer_id, gift_card_id, business_id, amount, currency, provider, idempotency_key,
                 request_fingerprint, gift, checkout_url, business_name)
-     WHERE ${designStill(sql`o`)}
+     WHERE EXISTS (
+       SELECT 1 FROM (SELECT g.on_sale, g.business_id, g.amount, g.currency FROM ${giftCards} g
+                       WHERE g.id = o.gift_card_id OFFSET 0) AS design
+         JOIN LATERAL (SELECT a.name FROM ${accounts} a WHERE a.id = design.business_id OFFSET 0) AS business
+           ON true
+        WHERE design.on_sale AND design.business_id = o.business_id AND design.amount = o.amount
+          AND design.currency = o.currency AND business.name = o.business_name)
     ON CONFLICT (buyer_id, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
     RETURNING *`;
 }
 
 /** The orders' insert, with a part or without, built once (a provider's payment, ADR 019). */
-function ordersStatement(part: OrderPart | undefined, designStill: (row: SQL) => SQL) {
+function ordersStatement(part: OrderPart | undefined) {
   return builtOnce((db) => {
-    const written = db.$with('new_order', getTableColumns(orders)).as(ordersInsert(designStill));
+    const written = db.$with('new_order', getTableColumns(orders)).as(ordersInsert());
     if (!part) return db.with(written).select().from(written).prepare('orders_insert');
     const other = db.$with('with_order_0', {}).as(part.write(sql`SELECT reference FROM new_order`));
     return db.with(written, other).select().from(written).prepare(part.name);
@@ -81,62 +89,56 @@ export interface OrderToInsert {
 
 /**
  * One batch, and one statement built once, per part: a part's orders go in statements of their own (one
- * statement has one shape); no part is `NO_PART`. `designStill` is the same on every call (the catalogue's
- * condition); the statement is built with the first.
+ * statement has one shape); no part is `NO_PART`.
  */
 const NO_PART = {};
 const orderInserts = perOwner((part: object) => {
-  let batched: ReturnType<typeof batchedPerPool<OrderToInsert, OrderRow | undefined>> | undefined;
-  return (designStill: (row: SQL) => SQL) => {
-    if (batched) return batched;
-    const built = ordersStatement(part === NO_PART ? undefined : (part as OrderPart), designStill);
-    return (batched = batchedPerPool<OrderToInsert, OrderRow | undefined>((db) => ({
-      // One statement cannot see its own write of a buyer's Idempotency-Key.
-      keys: ({ row }) => (row.idempotencyKey ? [`${row.buyerId}:${row.idempotencyKey}`] : []),
-      run: async (batch) => {
-        const column = <T>(pick: (row: NewOrderRow) => T) => batch.map((o) => pick(o.row));
-        const partValues: Record<string, unknown[]> = {};
-        for (const { part: p } of batch) {
-          for (const [name, value] of Object.entries(p?.values ?? {})) (partValues[name] ??= []).push(value);
-        }
-        const rows = await built(db).execute({
-          ids: column((r) => r.id),
-          references: column((r) => r.reference),
-          buyerIds: column((r) => r.buyerId),
-          giftCardIds: column((r) => r.giftCardId),
-          businessIds: column((r) => r.businessId),
-          amounts: column((r) => String(r.amount)),
-          currencies: column((r) => r.currency),
-          providers: column((r) => r.provider),
-          idempotencyKeys: column((r) => r.idempotencyKey ?? null),
-          requestFingerprints: column((r) => r.requestFingerprint ?? null),
-          gifts: column((r) => (r.gift ? JSON.stringify(r.gift) : null)),
-          checkoutUrls: column((r) => r.checkoutUrl ?? null),
-          businessNames: batch.map((o) => o.businessName),
-          ...partValues,
-        });
-        const byId = new Map(rows.map((row) => [row.id, row]));
-        return batch.map((o) => byId.get(o.row.id!));
-      },
-    })));
-  };
+  const statement = ordersStatement(part === NO_PART ? undefined : (part as OrderPart));
+  return batchedPerPool<OrderToInsert, OrderRow | undefined>((db) => ({
+    // One statement cannot see its own write of a buyer's Idempotency-Key.
+    keys: ({ row }) => (row.idempotencyKey ? [`${row.buyerId}:${row.idempotencyKey}`] : []),
+    run: async (batch) => {
+      const column = <T>(pick: (row: NewOrderRow) => T) => batch.map((o) => pick(o.row));
+      const partValues: Record<string, unknown[]> = {};
+      for (const { part: p } of batch) {
+        for (const [name, value] of Object.entries(p?.values ?? {})) (partValues[name] ??= []).push(value);
+      }
+      const rows = await statement(db).execute({
+        ids: column((r) => r.id),
+        references: column((r) => r.reference),
+        buyerIds: column((r) => r.buyerId),
+        giftCardIds: column((r) => r.giftCardId),
+        businessIds: column((r) => r.businessId),
+        amounts: column((r) => String(r.amount)),
+        currencies: column((r) => r.currency),
+        providers: column((r) => r.provider),
+        idempotencyKeys: column((r) => r.idempotencyKey ?? null),
+        requestFingerprints: column((r) => r.requestFingerprint ?? null),
+        gifts: column((r) => (r.gift ? JSON.stringify(r.gift) : null)),
+        checkoutUrls: column((r) => r.checkoutUrl ?? null),
+        businessNames: batch.map((o) => o.businessName),
+        ...partValues,
+      });
+      const byId = new Map(rows.map((row) => [row.id, row]));
+      return batch.map((o) => byId.get(o.row.id!));
+    },
+  }));
 });
 
 /**
  * Writes a new order; answers undefined, writing nothing, when this buyer already used its Idempotency-Key
- * (a parallel request with the same key waits for the first one here, then writes nothing) or when
- * `designStill` (SQL over the row `o`, with the order's columns and `business_name`) does not hold. `part` is
- * a statement that exists only with the order, run as a CTE of the same statement and writing only when its
- * order is written (issue 14: the sandbox's payment with its order). On the pool, the order waits for a free
- * run and shares it with the others waiting (ADR 027); inside a transaction it is written at once, alone.
+ * (a parallel request with the same key waits for the first one here, then writes nothing) or when its
+ * design is no longer on sale or no longer as the order copied it (`ordersInsert`). `part` is a statement
+ * that exists only with the order, run as a CTE of the same statement and writing only when its order is
+ * written (issue 14: the sandbox's payment with its order). On the pool, the order waits for a free run and
+ * shares it with the others waiting (ADR 027); inside a transaction it is written at once, alone.
  */
 export function insertOrder(
   db: DbOrTx,
   order: Omit<OrderToInsert, 'part'>,
-  designStill: (row: SQL) => SQL,
   part?: OrderToInsert['part'],
 ): Promise<OrderRow | undefined> {
-  return orderInserts(part?.of ?? NO_PART)(designStill)(db, { ...order, ...(part ? { part } : {}) });
+  return orderInserts(part?.of ?? NO_PART)(db, { ...order, ...(part ? { part } : {}) });
 }
 
 export async function findOrderByIdempotencyKey(db: DbOrTx, buyerId: string, key: string) {

@@ -24,7 +24,6 @@ import { cardsIssued, cardToIssue, getSoldCard, type CodeVault } from '../cards/
 import { checkGiftRequest, sendBoughtGift } from '../cards/gifts.service';
 import { idempotencyConflict, isIdempotencyKeyTaken, voidCardForRefund } from '../cards/sold-cards.service';
 import {
-  designStillForSale,
   findGiftCardForSale,
   logoUrl,
   salesCounted,
@@ -150,10 +149,9 @@ export async function startPurchase(
       ? await insertOrder(
           deps.db,
           { row: { ...row, checkoutUrl: started.checkoutUrl }, businessName },
-          designStillForSale,
           started,
         )
-      : await insertOrder(deps.db, { row, businessName }, designStillForSale);
+      : await insertOrder(deps.db, { row, businessName });
     if (!order) {
       // Not written: a retry of an order already made, or its design changed since it was read.
       const first = await firstOrder();
