@@ -87,8 +87,9 @@ export interface BuiltWeb {
  * the pre-rendered pages; undefined without a build (API tests).
  */
 export function readBuiltWeb(webRoot: string | undefined, config: PublicConfig): BuiltWeb | undefined {
-  const shell = webRoot === undefined ? undefined : readPrepared(webRoot, 'index.html', config);
-  if (!webRoot || !shell) return undefined;
+  if (webRoot === undefined) return undefined;
+  const shell = readPrepared(webRoot, 'index.html', config);
+  if (!shell) return undefined;
   const pages = new Map<string, PreparedBody>();
   for (const [pathname, name] of Object.entries(readPrerenderedList(webRoot))) {
     const page = readPrepared(webRoot, name, config);
