@@ -349,7 +349,11 @@ export function startApp(
 /** The money benches' embedded PostgreSQL, in `dataDir`, its database `bench` (with BENCH_PG_STATEMENTS's module). */
 export function startBenchDatabase(dataDir: string): Promise<EmbeddedDatabase> {
   const settings: Record<string, string> = process.env.BENCH_PG_STATEMENTS
-    ? { shared_preload_libraries: 'pg_stat_statements', 'pg_stat_statements.track': 'all' }
+    ? {
+        shared_preload_libraries: 'pg_stat_statements',
+        'pg_stat_statements.track': 'all',
+        'pg_stat_statements.track_planning': 'on',
+      }
     : {};
   return startEmbeddedPostgres({ dataDir, database: 'bench', settings });
 }
@@ -367,7 +371,7 @@ async function statementsDuring<T>(url: string | undefined, run: () => Promise<T
     await client.query('SELECT pg_stat_statements_reset()');
     const result = await run();
     const top = await client.query<Record<string, string>>(
-      `SELECT calls, round(total_exec_time::numeric, 1) AS total_ms, round(mean_exec_time::numeric, 4) AS mean_ms,
+      `SELECT calls, plans, round(total_plan_time::numeric, 1) AS plan_ms, round(total_exec_time::numeric, 1) AS total_ms, round(mean_exec_time::numeric, 4) AS mean_ms,
               rows, toplevel, left(regexp_replace(query, '\\s+', ' ', 'g'), 200) AS query
          FROM pg_stat_statements ORDER BY total_exec_time DESC LIMIT 40`,
     );
