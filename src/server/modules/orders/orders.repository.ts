@@ -1,5 +1,5 @@
 import { aliasedTable, and, eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
-import { builtOnce, rowsByKey, type DbOrTx } from '../../db/client';
+import { batchRows, builtOnce, rowsByKey, type DbOrTx } from '../../db/client';
 import { batchedLookup, batchedPerPool, perOwner } from '../../lib/batch';
 import { accounts } from '../../db/schema/accounts';
 import { gifts, purchasedCards } from '../../db/schema/cards';
@@ -41,13 +41,21 @@ export function ordersInsert() {
                            idempotency_key, request_fingerprint, gift, checkout_url)
     SELECT o.id, o.reference, o.buyer_id, o.gift_card_id, o.business_id, o.amount, o.currency, o.provider,
            o.idempotency_key, o.request_fingerprint, o.gift, o.checkout_url
-      FROM unnest(${p('ids')}::uuid[], ${p('references')}::text[], ${p('buyerIds')}::uuid[],
-                  ${p('giftCardIds')}::uuid[], ${p('businessIds')}::uuid[], ${p('amounts')}::bigint[],
-                  ${p('currencies')}::text[], ${p('providers')}::text[], ${p('idempotencyKeys')}::text[],
-                  ${p('requestFingerprints')}::text[], ${p('gifts')}::jsonb[], ${p('checkoutUrls')}::text[],
-                  ${p('businessNames')}::text[])
-           AS o(id, reference, buyer_id, gift_card_id, business_id, amount, currency, provider, idempotency_key,
-                request_fingerprint, gift, checkout_url, business_name)
+      FROM ${batchRows('o', {
+        id: sql`${p('ids')}::uuid[]`,
+        reference: sql`${p('references')}::text[]`,
+        buyer_id: sql`${p('buyerIds')}::uuid[]`,
+        gift_card_id: sql`${p('giftCardIds')}::uuid[]`,
+        business_id: sql`${p('businessIds')}::uuid[]`,
+        amount: sql`${p('amounts')}::bigint[]`,
+        currency: sql`${p('currencies')}::text[]`,
+        provider: sql`${p('providers')}::text[]`,
+        idempotency_key: sql`${p('idempotencyKeys')}::text[]`,
+        request_fingerprint: sql`${p('requestFingerprints')}::text[]`,
+        gift: sql`${p('gifts')}::jsonb[]`,
+        checkout_url: sql`${p('checkoutUrls')}::text[]`,
+        business_name: sql`${p('businessNames')}::text[]`,
+      })}
      WHERE EXISTS (
        SELECT 1 FROM (SELECT g.on_sale, g.business_id, g.amount, g.currency FROM ${giftCards} g
                        WHERE g.id = o.gift_card_id OFFSET 0) AS design

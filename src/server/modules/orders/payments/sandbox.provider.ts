@@ -3,7 +3,7 @@ import { and, eq, isNotNull, isNull, lte, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
 import { safeText } from '../../../../shared/text';
-import type { Db } from '../../../db/client';
+import { batchRows, type Db } from '../../../db/client';
 import { sandboxPayments } from '../../../db/schema/orders';
 import { constantTimeEqual } from '../../../lib/crypto';
 import { header, InvalidSignatureError } from '../../../lib/providers';
@@ -88,10 +88,15 @@ export function createSandboxProvider(deps: { db: Db; secret: string }): Payment
       name: 'order_with_sandbox_payment',
       write: (ordersWritten) => sql`
         INSERT INTO ${sandboxPayments} (id, reference, amount, currency, description, return_url)
-        SELECT * FROM unnest(${sql.placeholder('paymentId')}::uuid[], ${sql.placeholder('paymentReference')}::text[],
-                             ${sql.placeholder('paymentAmount')}::bigint[], ${sql.placeholder('paymentCurrency')}::text[],
-                             ${sql.placeholder('paymentDescription')}::text[], ${sql.placeholder('paymentReturnUrl')}::text[])
-                   AS p(id, reference, amount, currency, description, return_url)
+        SELECT p.id, p.reference, p.amount, p.currency, p.description, p.return_url
+          FROM ${batchRows('p', {
+            id: sql`${sql.placeholder('paymentId')}::uuid[]`,
+            reference: sql`${sql.placeholder('paymentReference')}::text[]`,
+            amount: sql`${sql.placeholder('paymentAmount')}::bigint[]`,
+            currency: sql`${sql.placeholder('paymentCurrency')}::text[]`,
+            description: sql`${sql.placeholder('paymentDescription')}::text[]`,
+            return_url: sql`${sql.placeholder('paymentReturnUrl')}::text[]`,
+          })}
          WHERE p.reference IN (${ordersWritten})`,
       start(input) {
         const id = randomUUID();
