@@ -8,6 +8,7 @@ import { ConfigError, loadConfig } from './env';
 import { startSandboxWebhookWorker } from './modules/orders/payments/payments';
 import { createPayoutProvider } from './modules/wallet/payouts/payouts';
 import { startLedgerFoldWorker } from './modules/wallet/wallet.service';
+import { startSoldCountFoldWorker } from './modules/catalogue/catalogue.service';
 import { startPayoutWorker } from './modules/wallet/withdrawals.service';
 import { createCodeVault } from './modules/cards/cards.service';
 import { startExpiryWorker } from './modules/cards/expiry.service';
@@ -66,6 +67,9 @@ async function main(): Promise<void> {
   // The ledger's new postings folded into the balances, so no balance sums a whole history (ADR 022).
   const stopLedgerFold = startLedgerFoldWorker({ db: database.db, log: app.log });
 
+  // New sales folded into their cards' sold counts, which no sale writes itself (ADR 031).
+  const stopSoldCountFold = startSoldCountFoldWorker({ db: database.db, log: app.log });
+
   // The holder's news of each redemption and reversal, written a moment after it commits (ADR 024).
   const stopCardNews = startCardNewsWorker({ db: database.db, log: app.log });
 
@@ -81,6 +85,7 @@ async function main(): Promise<void> {
     await stopGifts();
     await stopMail();
     await stopLedgerFold();
+    await stopSoldCountFold();
     await stopCardNews();
     await app.close();
     await database.close();

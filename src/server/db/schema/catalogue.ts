@@ -31,7 +31,10 @@ export const giftCards = pgTable(
     colour: text('colour').notNull(),
     /** A stopped card leaves the catalogue; cards already bought stay valid. */
     onSale: boolean('on_sale').notNull().default(true),
-    /** Kept by the purchase transaction, so tiles and "best-selling" need no count over purchases. */
+    /**
+     * The sales folded in so far (ADR 031): the sold count is this plus the card's rows in `gift_card_sales`,
+     * so tiles and "best-selling" need no count over purchases, and no sale writes this row.
+     */
     soldCount: integer('sold_count').notNull().default(0),
     /** Months each card bought from it stays valid; null: no expiry. */
     validityMonths: integer('validity_months'),
@@ -55,5 +58,25 @@ export const giftCards = pgTable(
       'gift_cards_validity_months_range',
       sql`${t.validityMonths} IS NULL OR ${t.validityMonths} BETWEEN 1 AND 60`,
     ),
+  ],
+);
+
+/**
+ * Sales not yet in their gift card's `sold_count` (ADR 031): each statement that completes sales adds one row
+ * per design it sold, an insert that waits for no other sale, where an update of the design's row had every
+ * sale of a card queue on that row until the one before it committed. `fold_sold_counts()` moves the rows into
+ * the sold counts every second; a card's sold count is its `sold_count` plus its rows here.
+ */
+export const giftCardSales = pgTable(
+  'gift_card_sales',
+  {
+    giftCardId: uuid('gift_card_id')
+      .notNull()
+      .references(() => giftCards.id, { onDelete: 'restrict' }),
+    sales: integer('sales').notNull(),
+  },
+  (t) => [
+    index('gift_card_sales_gift_card_idx').on(t.giftCardId),
+    check('gift_card_sales_positive', sql`${t.sales} > 0`),
   ],
 );

@@ -2,7 +2,7 @@ import { and, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { builtOnce, rowsByKey, type DbOrTx } from '../../db/client';
 import { batchedLookup } from '../../lib/batch';
 import { accounts } from '../../db/schema/accounts';
-import { giftCards } from '../../db/schema/catalogue';
+import { giftCardSales, giftCards } from '../../db/schema/catalogue';
 
 export type GiftCardRow = typeof giftCards.$inferSelect;
 export interface GiftCardWithBusiness extends GiftCardRow {
@@ -20,7 +20,8 @@ const selection = {
   currency: giftCards.currency,
   colour: giftCards.colour,
   onSale: giftCards.onSale,
-  soldCount: giftCards.soldCount,
+  soldCount: sql<number>`(${giftCards.soldCount} + coalesce((SELECT sum(s.sales) FROM ${giftCardSales} s
+                                                             WHERE s.gift_card_id = ${giftCards.id}), 0))::int`,
   validityMonths: giftCards.validityMonths,
   createdAt: giftCards.createdAt,
   updatedAt: giftCards.updatedAt,
@@ -80,6 +81,8 @@ export async function listGiftCards(db: DbOrTx, query: PageQuery): Promise<GiftC
   }
   // NULLS LAST as in the indexes: PostgreSQL only walks an index whose null ordering matches the query's.
   const newest = [sql`${giftCards.createdAt} DESC NULLS LAST`, sql`${giftCards.id} DESC NULLS LAST`];
+  // Best-selling by the sales folded so far (a second or so behind, ADR 031), which the row holds; each card on
+  // the page still shows its exact count.
   const order = query.orderBy === 'best-selling' ? [desc(giftCards.soldCount), ...newest] : newest;
   return db
     .select(selection)
@@ -118,11 +121,21 @@ export async function findBusinessIdsByName(db: DbOrTx, search: string, limit: n
 
 /**
  * Sales added to their gift cards' sold counts, as a CTE body of another room's statement: the cards named by
- * its CTE `counted` (gift_card_id, sales).
+ * its CTE `counted` (gift_card_id, sales), one row each in `gift_card_sales` (ADR 031), which no other sale
+ * waits for, until `foldSoldCounts` moves them into the cards' rows.
  */
 export function soldCountsAddedCte(): SQL {
   return sql`
-    UPDATE ${giftCards} g SET sold_count = g.sold_count + c.sales
-      FROM counted c WHERE g.id = c.gift_card_id
-    RETURNING g.id`;
+    INSERT INTO ${giftCardSales} (gift_card_id, sales) SELECT gift_card_id, sales FROM counted
+    RETURNING gift_card_id`;
+}
+
+/**
+ * Moves the sales not yet folded into their cards' sold counts (`fold_sold_counts()`, migration 0025), when
+ * there are any; answers how many cards changed (0 while another instance folds).
+ */
+export async function foldSoldCounts(db: DbOrTx): Promise<number> {
+  const result = await db.execute<{ cards: number }>(sql`
+    SELECT CASE WHEN EXISTS (SELECT 1 FROM ${giftCardSales}) THEN fold_sold_counts() ELSE 0 END AS cards`);
+  return result.rows[0]!.cards;
 }

@@ -1,4 +1,5 @@
 import type { SQL } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
 import {
   giftCardPageSchema,
   type BusinessProfile,
@@ -10,11 +11,13 @@ import type { CoreDeps } from '../../lib/deps';
 import { AppError, notFound } from '../../lib/app-error';
 import { perOwner } from '../../lib/batch';
 import { BoundedMap } from '../../lib/bounded-map';
+import { runPeriodically } from '../../lib/periodic';
 import { findAccount } from '../accounts/accounts.service';
 import {
   countGiftCards,
   findBusinessIdsByName,
   findGiftCard,
+  foldSoldCounts,
   soldCountsAddedCte,
   insertGiftCard,
   listGiftCards,
@@ -78,18 +81,40 @@ export async function findGiftCardForSale(
 }
 
 /**
- * Adds sales to their gift cards' sold counts, as a part of the orders room's statement that claims a batch
- * of sales already committed (issue 14), so a card's row is written once per batch, not once per sale: an
- * update of the cards named by that statement's CTE `counted` (gift_card_id, sales). `salesCounted` then
- * tells this instance's catalogue pages.
+ * Adds sales to their gift cards' sold counts, as a part of the orders room's statement that completes a batch
+ * of sales (issue 14): one row per card named by that statement's CTE `counted` (gift_card_id, sales) in
+ * `gift_card_sales`, not an update of the card's row, so sales of one card never wait for each other (ADR 031).
+ * A card's sold count counts them at once; its catalogue tiles and "best-selling" order show them from the next
+ * fold (`startSoldCountFoldWorker`), within about a second.
  */
 export function soldCountsAdded(): SQL {
   return soldCountsAddedCte();
 }
 
-/** After `soldCountsAdded` committed: this instance's catalogue pages are read again (others hear it). */
-export function salesCounted(): void {
-  invalidateCatalogueCaches();
+/**
+ * How often each instance folds the new sales into their cards' sold counts (ADR 031): each second, so a
+ * catalogue page is at most about a second behind the sales, and its pages are dropped (on every instance)
+ * at most once a second while cards sell, where every sale's statement dropped them before.
+ */
+export const SOLD_COUNT_FOLD_INTERVAL_MS = 1_000;
+
+/** Folds the sales into the sold counts once; this instance's catalogue pages are read again when it did. */
+export async function foldSales(db: DbOrTx): Promise<number> {
+  const cards = await foldSoldCounts(db);
+  if (cards > 0) invalidateCatalogueCaches();
+  return cards;
+}
+
+/** Folds the new sales into their cards' sold counts now and every `intervalMs` (ADR 031). */
+export function startSoldCountFoldWorker(
+  deps: Pick<CoreDeps, 'db'> & { log?: FastifyBaseLogger },
+  intervalMs = SOLD_COUNT_FOLD_INTERVAL_MS,
+): () => Promise<void> {
+  return runPeriodically(
+    () => foldSales(deps.db),
+    intervalMs,
+    (error) => deps.log?.error({ err: error }, 'sold count fold failed'),
+  );
 }
 
 export function logoUrl(key: string | null): string | null {

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { SOLD_COUNT } from '../../../../tests/fixtures/cards';
 import { serverProcesses, sleep } from '../../../../tests/fixtures/server-process';
 import type { Order } from '../../../shared/orders/schemas';
 import { businessInput, DEFAULT_PASSWORD, userInput } from '../../../../tests/fixtures/factories';
@@ -211,9 +212,7 @@ describe('a crash while payments are being confirmed', () => {
       expect(
         (await db.query('SELECT entry_id FROM postings GROUP BY entry_id HAVING sum(amount) <> 0')).rows,
       ).toEqual([]);
-      const [soldCount] = (
-        await db.query<{ sold_count: number }>('SELECT sold_count FROM gift_cards WHERE id = $1', [card.id])
-      ).rows;
+      const [soldCount] = (await db.query<{ sold_count: number }>(SOLD_COUNT, [card.id])).rows;
       expect(soldCount!.sold_count).toBe(BUYERS);
     } finally {
       await db.end();

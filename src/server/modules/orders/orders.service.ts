@@ -26,7 +26,6 @@ import { idempotencyConflict, isIdempotencyKeyTaken, voidCardForRefund } from '.
 import {
   findGiftCardForSale,
   logoUrl,
-  salesCounted,
   soldCountsAdded,
   type DesignForSale,
 } from '../catalogue/catalogue.service';
@@ -401,12 +400,10 @@ export type ConfirmResult = 'issued' | 'already-paid' | 'marked-failed' | 'ignor
  */
 export async function confirmPayment(deps: PurchaseDeps, event: PaymentEvent): Promise<ConfirmResult> {
   if (event.type === 'ignored') return 'ignored';
-  const result =
+  return (
     (event.type === 'payment.succeeded' ? await confirmAsRead(deps, event) : null) ??
-    (await applyConfirmation(deps, event));
-  // A sale is in its card's sold count from its commit; this instance's catalogue pages are read again.
-  if (result === 'issued') salesCounted();
-  return result;
+    (await applyConfirmation(deps, event))
+  );
 }
 
 /** What completing one sale writes: its ledger entry's sale, its card and (given the gift's fate) its news. */

@@ -5,6 +5,7 @@ import { parseCode } from '../../../shared/cards/codes';
 import type { GiftCard } from '../../../shared/catalogue/schemas';
 import type { Order } from '../../../shared/orders/schemas';
 import type { PurchasedCardDetail, PurchasedCardPage } from '../../../shared/cards/schemas';
+import { SOLD_COUNT } from '../../../../tests/fixtures/cards';
 import { DEFAULT_PASSWORD } from '../../../../tests/fixtures/factories';
 import {
   createTestApp,
@@ -949,9 +950,7 @@ describe('payment confirmations (the sandbox webhook)', () => {
     expect((await confirm(await startOrder(buyer, card.id))).statusCode).toBe(200);
     const [pending, paid] = [await startOrder(buyer, card.id), await startOrder(buyer, card.id)];
     expect((await confirm(paid)).statusCode).toBe(200);
-    const soldBefore = (
-      await query<{ sold_count: number }>('SELECT sold_count FROM gift_cards WHERE id = $1', [card.id])
-    )[0]!.sold_count;
+    const soldBefore = (await query<{ sold_count: number }>(SOLD_COUNT, [card.id]))[0]!.sold_count;
     const sale = (order: Order) => ({
       orderId: order.id,
       businessId: seller.account.id,
@@ -980,9 +979,7 @@ describe('payment confirmations (the sandbox webhook)', () => {
     expect((await traces(pending.id)).order!.status).toBe('paid');
     expect((await traces(pending.id)).entries).toHaveLength(1);
     expect(isSaleRefused(await complete([paid]).catch((error: unknown) => error))).toBe(true);
-    const soldAfter = (
-      await query<{ sold_count: number }>('SELECT sold_count FROM gift_cards WHERE id = $1', [card.id])
-    )[0]!.sold_count;
+    const soldAfter = (await query<{ sold_count: number }>(SOLD_COUNT, [card.id]))[0]!.sold_count;
     expect(soldAfter).toBe(soldBefore + 1);
   });
 
