@@ -75,7 +75,10 @@ function trustHops(hops: number): (address: string, hop: number) => boolean {
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config, db } = options;
   // Before any room makes a batch on this pool (ADR 027).
-  setBatchLimits(db, { maxInFlight: config.DATABASE_BATCHES_IN_FLIGHT });
+  setBatchLimits(db, {
+    maxInFlight: config.DATABASE_BATCHES_IN_FLIGHT,
+    gatherMs: config.DATABASE_BATCH_GATHER_MS,
+  });
   const app = Fastify({
     logger:
       options.logger === false

@@ -45,6 +45,12 @@ const envSchema = z.object({
    */
   DATABASE_BATCHES_IN_FLIGHT: z.coerce.number().int().min(1).max(32).default(1),
   /**
+   * Milliseconds a request waits for others of its kind before its statement starts, when no statement of
+   * its kind is running but one ended less than 10 ms ago (ADR 032): a busy instance's statements then carry
+   * more requests each; a quiet one's requests still go at once. 0: never wait.
+   */
+  DATABASE_BATCH_GATHER_MS: z.coerce.number().int().min(0).max(20).default(1),
+  /**
    * Statements go to PostgreSQL as named prepared statements (db/statement-names.ts): off only for a pooler
    * that cannot keep them per connection.
    */

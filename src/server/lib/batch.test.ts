@@ -8,6 +8,7 @@ import {
   batchLimitsOf,
   batcherPerOwner,
   DEFAULT_BATCH_LIMITS,
+  GATHER_WHILE_BUSY_MS,
   setBatchLimits,
   type BatchOptions,
 } from './batch';
@@ -63,6 +64,49 @@ describe('Batcher', () => {
     held.runs[1]!.finish();
     expect(await Promise.all(later)).toEqual([20, 30, 40]);
     expect(b.state).toEqual({ inFlight: 0, waiting: 0 });
+  });
+
+  it('while its kind is busy, an item that finds no run in flight waits gatherMs for the others on their way', async () => {
+    const held = heldRuns((items: number[]) => items);
+    const b = batcher({ run: held.run, gatherMs: 20 });
+    const first = b.submit(1);
+    expect(held.runs.map((r) => r.items)).toEqual([[1]]); // never ran before: at once
+    held.runs[0]!.finish();
+    expect(await first).toBe(1);
+    await settle(); // the run has ended
+    // A run ended a moment ago: the next item waits, and one arriving meanwhile joins it.
+    const next = b.submit(2);
+    await settle();
+    expect(held.runs).toHaveLength(1);
+    const joining = b.submit(3);
+    await expect.poll(() => held.runs.length, { timeout: 1000, interval: 5 }).toBe(2);
+    expect(held.runs[1]!.items).toEqual([2, 3]);
+    held.runs[1]!.finish();
+    expect(await Promise.all([next, joining])).toEqual([2, 3]);
+  });
+
+  it('an item on a kind idle for longer than GATHER_WHILE_BUSY_MS goes at once, as does one with gatherMs 0', async () => {
+    const held = heldRuns((items: number[]) => items);
+    const b = batcher({ run: held.run, gatherMs: 20 });
+    const first = b.submit(1);
+    held.runs[0]!.finish();
+    await first;
+    await new Promise((resolve) => setTimeout(resolve, GATHER_WHILE_BUSY_MS + 5));
+    const later = b.submit(2);
+    expect(held.runs.map((r) => r.items)).toEqual([[1], [2]]);
+    held.runs[1]!.finish();
+    expect(await later).toBe(2);
+
+    const plain = heldRuns((items: number[]) => items);
+    const p = batcher({ run: plain.run });
+    const one = p.submit(1);
+    plain.runs[0]!.finish();
+    await one;
+    await settle();
+    const two = p.submit(2);
+    expect(plain.runs.map((r) => r.items)).toEqual([[1], [2]]);
+    plain.runs[1]!.finish();
+    expect(await two).toBe(2);
   });
 
   it('never puts two items sharing a key in one run, nor beside a run holding it; the later one waits its turn', async () => {
@@ -205,7 +249,7 @@ describe('batch limits per owner', () => {
   it('uses the limits set for an owner, and the defaults for any other', async () => {
     const owner = {};
     setBatchLimits(owner, { maxInFlight: 4 });
-    expect(batchLimitsOf(owner)).toEqual({ maxSize: DEFAULT_BATCH_LIMITS.maxSize, maxInFlight: 4 });
+    expect(batchLimitsOf(owner)).toEqual({ ...DEFAULT_BATCH_LIMITS, maxInFlight: 4 });
     expect(batchLimitsOf({})).toEqual(DEFAULT_BATCH_LIMITS);
     const held = heldRuns((items: number[]) => items);
     const batchers = batcherPerOwner<object, number, number>(() => ({ keys: () => [], run: held.run }));

@@ -6,7 +6,9 @@ import type { DbOrTx } from '../db/client';
  * answer; the items waiting while `maxInFlight` runs are in flight go together in the next run, one
  * statement and one commit for all of them, so a busy instance pays a statement's fixed costs (round trip,
  * executor start, commit, WAL flush, the NOTIFY lock) once per batch instead of once per item. A caller
- * alone waits for nothing: with a run free, its item goes at once, by itself.
+ * alone waits for nothing: with a run free, its item goes at once, by itself. While its kind is busy (a run
+ * ended less than `GATHER_WHILE_BUSY_MS` ago), an item that finds no run in flight waits `gatherMs` for the
+ * others on their way, and they go together (ADR 032).
  *
  * Items that share a key (a card, an Idempotency-Key) never share a run, nor run beside one holding that
  * key: one statement cannot change a row twice, and the second must see what the first wrote. Such an item
@@ -27,17 +29,32 @@ export interface BatchOptions<I, O> {
   maxSize: number;
   /** The most runs in flight at once (each holds one pooled connection while it runs). */
   maxInFlight: number;
+  /**
+   * Milliseconds an item that finds no run in flight waits for others before its run starts, while its kind
+   * is busy (ADR 032); 0 or unset: it goes at once.
+   */
+  gatherMs?: number;
 }
 
+/**
+ * A kind is busy while its last run ended less than this long ago: items are then arriving at least about
+ * every few milliseconds, and one that waits `gatherMs` is likely to share its run. On a kind idle longer, an
+ * item goes at once.
+ */
+export const GATHER_WHILE_BUSY_MS = 10;
+
 /** How large a batch may be, and how many of one kind may run at once. */
-export type BatchLimits = Pick<BatchOptions<unknown, unknown>, 'maxSize' | 'maxInFlight'>;
+export type BatchLimits = Required<
+  Pick<BatchOptions<unknown, unknown>, 'maxSize' | 'maxInFlight' | 'gatherMs'>
+>;
 
 /**
- * The limits when none were set for an owner: 64 items a statement, and one statement of each kind in flight
- * per instance (ADR 027: on two cores shared with PostgreSQL, one in flight made the largest batches and the
- * most of each kind per second; `DATABASE_BATCHES_IN_FLIGHT` raises it).
+ * The limits when none were set for an owner: 64 items a statement, one statement of each kind in flight per
+ * instance (ADR 027: on two cores shared with PostgreSQL, one in flight made the largest batches and the most
+ * of each kind per second; `DATABASE_BATCHES_IN_FLIGHT` raises it), and 1 ms of gathering while busy (ADR 032,
+ * `DATABASE_BATCH_GATHER_MS`).
  */
-export const DEFAULT_BATCH_LIMITS: BatchLimits = { maxSize: 64, maxInFlight: 1 };
+export const DEFAULT_BATCH_LIMITS: BatchLimits = { maxSize: 64, maxInFlight: 1, gatherMs: 1 };
 
 const limitsByOwner = new WeakMap<object, BatchLimits>();
 
@@ -61,6 +78,9 @@ export class Batcher<I, O> {
   private readonly waiting: Waiting<I, O>[] = [];
   private readonly busyKeys = new Set<string>();
   private inFlight = 0;
+  /** A gathering's timer is set: the items submitted meanwhile wait for it. */
+  private gathering = false;
+  private lastRunEnded = Number.NEGATIVE_INFINITY;
 
   constructor(private readonly options: BatchOptions<I, O>) {}
 
@@ -72,8 +92,22 @@ export class Batcher<I, O> {
   submit(item: I): Promise<O> {
     return new Promise<O>((resolve, reject) => {
       this.waiting.push({ item, keys: this.options.keys(item), resolve, reject });
-      this.pump();
+      if (!this.gathering) this.pumpOrGather();
     });
+  }
+
+  /** Starts what may start now, unless the kind is busy and idle this instant: then gathers first. */
+  private pumpOrGather(): void {
+    const gatherMs = this.options.gatherMs ?? 0;
+    if (this.inFlight === 0 && gatherMs > 0 && performance.now() - this.lastRunEnded < GATHER_WHILE_BUSY_MS) {
+      this.gathering = true;
+      setTimeout(() => {
+        this.gathering = false;
+        this.pump();
+      }, gatherMs);
+      return;
+    }
+    this.pump();
   }
 
   private pump(): void {
@@ -83,6 +117,7 @@ export class Batcher<I, O> {
       this.inFlight += 1;
       void this.runBatch(batch).finally(() => {
         this.inFlight -= 1;
+        this.lastRunEnded = performance.now();
         for (const w of batch) for (const key of w.keys) this.busyKeys.delete(key);
         this.pump();
       });
