@@ -2,10 +2,14 @@ import pg from 'pg';
 import { describe, expect, inject, it } from 'vitest';
 import type { GiftCard, GiftCardPage } from '../../../shared/catalogue/schemas';
 import type { Order } from '../../../shared/orders/schemas';
-import { buyCard, createDesign, SOLD_COUNT, type Account } from '../../../../tests/fixtures/cards';
+import {
+  buyCard,
+  confirmOrder,
+  createDesign,
+  SOLD_COUNT,
+  type Account,
+} from '../../../../tests/fixtures/cards';
 import { registerAndLogin, twoTestApps, type TestApp } from '../../../../tests/fixtures/test-app';
-import { sandboxSecret } from '../orders/payments/payments';
-import { signSandbox } from '../orders/payments/sandbox.provider';
 import { foldSales } from './catalogue.service';
 
 /**
@@ -42,26 +46,6 @@ async function startOrder(buyer: Account, design: GiftCard): Promise<Order> {
   });
   expect(res.statusCode, res.body).toBe(201);
   return res.json() as Order;
-}
-
-function confirm(app: TestApp, order: Order) {
-  const raw = JSON.stringify({
-    event: 'payment.succeeded',
-    data: {
-      reference: order.reference,
-      amount: String(order.amount.amount),
-      currency: order.amount.currency,
-    },
-  });
-  return app.app.inject({
-    method: 'POST',
-    url: '/api/v1/payments/sandbox/webhook',
-    headers: {
-      'content-type': 'application/json',
-      'x-sandbox-signature': signSandbox(sandboxSecret(app.config), raw),
-    },
-    payload: raw,
-  });
 }
 
 async function cardOnPage(app: TestApp, seller: Account, design: GiftCard): Promise<GiftCard> {
@@ -106,7 +90,7 @@ describe('sold counts (issue 14, ADR 031)', () => {
       // What every sale's statement did before: its design's row updated, held until its commit.
       await holder.query('UPDATE gift_cards SET sold_count = sold_count + 1 WHERE id = $1', [design.id]);
       const answer = await Promise.race([
-        confirm(a, order),
+        confirmOrder(a, order),
         new Promise<'waited'>((resolve) => setTimeout(() => resolve('waited'), 3_000)),
       ]);
       expect(answer === 'waited' ? answer : answer.statusCode).toBe(200);
@@ -123,7 +107,7 @@ describe('sold counts (issue 14, ADR 031)', () => {
     const buyers = await Promise.all(Array.from({ length: 20 }, () => registerAndLogin(a.app, 'user')));
     const orders = await Promise.all(buyers.map((buyer) => startOrder(buyer, design)));
     const [answers] = await Promise.all([
-      Promise.all(orders.map((order, i) => confirm(i % 2 ? a : b, order))),
+      Promise.all(orders.map((order, i) => confirmOrder(i % 2 ? a : b, order))),
       Promise.all(Array.from({ length: 20 }, (_, i) => foldSales((i % 2 ? a : b).database.db))),
     ]);
     expect(answers.map((res) => res.statusCode)).toEqual(orders.map(() => 200));
