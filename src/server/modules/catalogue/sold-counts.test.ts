@@ -1,11 +1,11 @@
 import pg from 'pg';
 import { describe, expect, inject, it } from 'vitest';
 import type { GiftCard, GiftCardPage } from '../../../shared/catalogue/schemas';
-import type { Order } from '../../../shared/orders/schemas';
 import {
   buyCard,
   confirmOrder,
   createDesign,
+  orderCard,
   SOLD_COUNT,
   type Account,
 } from '../../../../tests/fixtures/cards';
@@ -37,16 +37,6 @@ const notFolded = async (design: GiftCard) =>
       [design.id],
     )
   )[0]!.n;
-
-async function startOrder(buyer: Account, design: GiftCard): Promise<Order> {
-  const res = await buyer.request({
-    method: 'POST',
-    url: '/api/v1/orders',
-    payload: { giftCardId: design.id },
-  });
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json() as Order;
-}
 
 async function cardOnPage(app: TestApp, seller: Account, design: GiftCard): Promise<GiftCard> {
   const res = await app.app.inject({
@@ -82,7 +72,7 @@ describe('sold counts (issue 14, ADR 031)', () => {
     const seller = await registerAndLogin(a.app, 'business');
     const design = await createDesign(seller);
     const buyer = await registerAndLogin(a.app, 'user');
-    const order = await startOrder(buyer, design);
+    const order = await orderCard(buyer, design);
     const holder = new pg.Client({ connectionString: inject('databaseUrl') });
     await holder.connect();
     try {
@@ -105,7 +95,7 @@ describe('sold counts (issue 14, ADR 031)', () => {
     const seller = await registerAndLogin(a.app, 'business');
     const design = await createDesign(seller);
     const buyers = await Promise.all(Array.from({ length: 20 }, () => registerAndLogin(a.app, 'user')));
-    const orders = await Promise.all(buyers.map((buyer) => startOrder(buyer, design)));
+    const orders = await Promise.all(buyers.map((buyer) => orderCard(buyer, design)));
     const [answers] = await Promise.all([
       Promise.all(orders.map((order, i) => confirmOrder(i % 2 ? a : b, order))),
       Promise.all(Array.from({ length: 20 }, (_, i) => foldSales((i % 2 ? a : b).database.db))),
