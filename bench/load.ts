@@ -344,7 +344,10 @@ export function startApp(
  * BENCH_PG_STATEMENTS=<file>: the embedded PostgreSQL of the money paths' benches loads pg_stat_statements
  * (nested statements too: triggers' queries and foreign-key checks), and each closed loop given the
  * database's URL writes its top statements by execution time to <file>.1, <file>.2, … (calls, total and mean
- * ms, rows, the text's start), numbered like BENCH_PERF's. Off otherwise; the product never loads it.
+ * ms, rows, the text's start), numbered like BENCH_PERF's, with <file>.N.tables (each table's writes) and
+ * <file>.N.functions (each PL/pgSQL function's calls and time, track_functions). Off otherwise; the product
+ * never loads it. Note that PostgreSQL 18 counts every foreign-key check as one statement (they share the
+ * alias `x`), shown with the first one's text.
  */
 /** The money benches' embedded PostgreSQL, in `dataDir`, its database `bench` (with BENCH_PG_STATEMENTS's module). */
 export function startBenchDatabase(dataDir: string): Promise<EmbeddedDatabase> {
@@ -353,6 +356,7 @@ export function startBenchDatabase(dataDir: string): Promise<EmbeddedDatabase> {
         shared_preload_libraries: 'pg_stat_statements',
         'pg_stat_statements.track': 'all',
         'pg_stat_statements.track_planning': 'on',
+        track_functions: 'pl',
       }
     : {};
   return startEmbeddedPostgres({ dataDir, database: 'bench', settings });
@@ -369,6 +373,8 @@ async function statementsDuring<T>(url: string | undefined, run: () => Promise<T
   try {
     await client.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
     await client.query('SELECT pg_stat_statements_reset()');
+    // The tables' and functions' counters of this database too: the files below then tell this load's part.
+    await client.query('SELECT pg_stat_reset()');
     const result = await run();
     const top = await client.query<Record<string, string>>(
       `SELECT calls, plans, round(total_plan_time::numeric, 1) AS plan_ms, round(total_exec_time::numeric, 1) AS total_ms, round(mean_exec_time::numeric, 4) AS mean_ms,
@@ -376,7 +382,7 @@ async function statementsDuring<T>(url: string | undefined, run: () => Promise<T
          FROM pg_stat_statements ORDER BY total_exec_time DESC LIMIT 40`,
     );
     writeFileSync(out, JSON.stringify(top.rows, null, 2));
-    // The tables' writes since the database began: an update that changes no indexed column and finds room on
+    // The tables' writes during the load: an update that changes no indexed column and finds room on
     // its page is HOT (no index entries); every other update writes an entry in each of the table's indexes.
     const tables = await client.query<Record<string, string>>(
       `SELECT relname AS table, n_tup_ins AS inserts, n_tup_upd AS updates, n_tup_hot_upd AS hot_updates,
@@ -384,6 +390,11 @@ async function statementsDuring<T>(url: string | undefined, run: () => Promise<T
          FROM pg_stat_user_tables WHERE n_tup_ins + n_tup_upd > 0 ORDER BY n_tup_ins + n_tup_upd DESC`,
     );
     writeFileSync(`${out}.tables`, JSON.stringify(tables.rows, null, 2));
+    // The PL/pgSQL functions' calls and milliseconds (track_functions): the integrity checks' part (ADR 033).
+    const functions = await client.query<Record<string, string>>(
+      'SELECT funcname, calls, total_time, self_time FROM pg_stat_user_functions ORDER BY total_time DESC',
+    );
+    writeFileSync(`${out}.functions`, JSON.stringify(functions.rows, null, 2));
     return result;
   } finally {
     await client.end();
