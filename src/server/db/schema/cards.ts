@@ -136,6 +136,7 @@ export const cardActivities = pgTable(
      * The activity's place in its card's history (1, 2, 3…), set by the running-balance trigger under the
      * card's lock whatever the insert says (migration 0016): the card's last activity is found by it, so
      * the integrity checks read one row instead of summing the history. 0 for activities written before.
+     * A card's issue is written with 1 (ADR 033).
      */
     seq: integer('seq').notNull().default(0),
     /**
@@ -167,6 +168,15 @@ export const cardActivities = pgTable(
     index('card_activities_xact_idx')
       .on(t.xact)
       .where(sql`${t.kind} <> 'issue'`),
+    // A card's issue is its first activity, numbered 1 with its whole value as its balance, without the
+    // running-balance trigger (ADR 033): one a card. Issues written before 0016 keep their 0.
+    uniqueIndex('card_activities_one_issue')
+      .on(t.purchasedCardId)
+      .where(sql`${t.kind} = 'issue'`),
+    check(
+      'card_activities_issue_first',
+      sql`${t.kind} <> 'issue' OR ${t.seq} = 0 OR (${t.seq} = 1 AND ${t.balanceAfter} = ${t.amount} AND ${t.amount} >= 0)`,
+    ),
   ],
 );
 

@@ -243,3 +243,91 @@ describe('the checks read the card’s last activity, not its whole history (001
     expect(next!.message).toMatch(/has balance 398000 but its activities sum to 399000/);
   });
 });
+
+describe('one check at commit for each card (ADR 033)', () => {
+  async function checksRun(c: pg.PoolClient): Promise<number> {
+    const { rows } = await c.query<{ calls: string }>(
+      "SELECT coalesce(sum(calls), 0) AS calls FROM pg_stat_xact_user_functions WHERE funcname = 'purchased_cards_check_balance'",
+    );
+    return Number(rows[0]!.calls);
+  }
+
+  it('a new balance and its activity queue one check, which runs', async () => {
+    const card = await newCard(500_000);
+    let ran = -1;
+    const error = await inTransaction(async (c) => {
+      await c.query("SET LOCAL track_functions = 'pl'");
+      await c.query('UPDATE purchased_cards SET balance = 499000 WHERE id = $1', [card.id]);
+      await c.query(
+        "INSERT INTO card_activities (purchased_card_id, kind, amount, balance_after) VALUES ($1, 'redeem', -1000, 499000)",
+        [card.id],
+      );
+      await c.query('SET CONSTRAINTS ALL IMMEDIATE');
+      ran = await checksRun(c);
+    });
+    expect(error).toBeNull();
+    expect(ran).toBe(1);
+  });
+
+  it('an activity after the card’s check was queued queues none, and the check at commit reads it', async () => {
+    const card = await newCard(500_000);
+    const error = await inTransaction(async (c) => {
+      await c.query('UPDATE purchased_cards SET balance = 499000 WHERE id = $1', [card.id]);
+      await c.query(
+        "INSERT INTO card_activities (purchased_card_id, kind, amount, balance_after) VALUES ($1, 'redeem', -2000, 498000)",
+        [card.id],
+      );
+    });
+    expect(error).toMatchObject({ atCommit: true, code: '23514' });
+    expect(error!.message).toMatch(/has balance 499000 but its activities sum to 498000/);
+  });
+
+  it('an activity written after the checks ran (SET CONSTRAINTS … IMMEDIATE) is checked again', async () => {
+    const card = await newCard(500_000);
+    const error = await inTransaction(async (c) => {
+      await c.query('UPDATE purchased_cards SET balance = 500000 WHERE id = $1', [card.id]);
+      await c.query('SET CONSTRAINTS ALL IMMEDIATE');
+      await c.query('SET CONSTRAINTS ALL DEFERRED');
+      await c.query(
+        "INSERT INTO card_activities (purchased_card_id, kind, amount, balance_after) VALUES ($1, 'redeem', -1000, 499000)",
+        [card.id],
+      );
+    });
+    expect(error).toMatchObject({ atCommit: true, code: '23514' });
+    expect(error!.message).toMatch(/has balance 500000 but its activities sum to 499000/);
+  });
+
+  it('a check that ran in a savepoint rolled back still covers the card', async () => {
+    const card = await newCard(500_000);
+    const error = await inTransaction(async (c) => {
+      await c.query('UPDATE purchased_cards SET balance = 500000 WHERE id = $1', [card.id]);
+      await c.query('SAVEPOINT s');
+      await c.query('SET CONSTRAINTS ALL IMMEDIATE');
+      await c.query('ROLLBACK TO SAVEPOINT s');
+      await c.query(
+        "INSERT INTO card_activities (purchased_card_id, kind, amount, balance_after) VALUES ($1, 'redeem', -1000, 499000)",
+        [card.id],
+      );
+    });
+    expect(error).toMatchObject({ atCommit: true, code: '23514' });
+  });
+
+  it('an issue is a card’s first activity, numbered 1, its balance its amount, one a card', async () => {
+    const card = await newCard(500_000);
+    const issue = (seq: number, amount: number, balanceAfter: number) =>
+      inTransaction(async (c) => {
+        await c.query(
+          "INSERT INTO card_activities (purchased_card_id, kind, amount, balance_after, seq) VALUES ($1, 'issue', $2, $3, $4)",
+          [card.id, amount, balanceAfter, seq],
+        );
+      });
+    expect(await issue(1, 1000, 1000)).toMatchObject({ atCommit: false, code: '23505' });
+    expect(await issue(2, 1000, 501000)).toMatchObject({ atCommit: false, code: '23514' });
+    expect(await issue(1, 1000, 2000)).toMatchObject({ atCommit: false, code: '23514' });
+    const numbered = await t.database.pool.query<{ kind: string; seq: number }>(
+      'SELECT kind, seq FROM card_activities WHERE purchased_card_id = $1',
+      [card.id],
+    );
+    expect(numbered.rows).toEqual([{ kind: 'issue', seq: 1 }]);
+  });
+});

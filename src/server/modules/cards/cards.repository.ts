@@ -35,8 +35,9 @@ export interface CardToIssue {
 /**
  * New cards and their first activities (`issue`, the whole value) as CTEs (`issued_card`, `issued_activity`)
  * of the statement that completes their sales (issue 14: the sale's writes in one round trip; many sales at
- * once, ADR 027, the values as arrays). The activities' triggers (running balance; balance = sum of
- * activities at commit) check each pair as they check any other.
+ * once, ADR 027, the values as arrays). An issue is written numbered 1, its balance the card's value: the
+ * constraints that hold an issue to the running-balance rule without its trigger ask for that (ADR 033), and
+ * the check at commit compares each card with its activities, once a card.
  */
 export function issuedCardCtes(cards: CardToIssue[]): SQL {
   const column = <T>(pick: (card: CardToIssue) => T) => sql.param(cards.map(pick));
@@ -56,8 +57,8 @@ export function issuedCardCtes(cards: CardToIssue[]): SQL {
                   code_ciphertext, code_last4, validity_months)
       RETURNING id, balance),
     issued_activity AS (
-      INSERT INTO ${cardActivities} (purchased_card_id, kind, amount, balance_after, created_at)
-      SELECT id, 'issue', balance, balance, clock_timestamp() FROM issued_card
+      INSERT INTO ${cardActivities} (purchased_card_id, kind, amount, balance_after, seq, created_at)
+      SELECT id, 'issue', balance, balance, 1, clock_timestamp() FROM issued_card
       RETURNING purchased_card_id)`;
 }
 
