@@ -30,6 +30,16 @@ describe('formatMoney', () => {
     expect(formatMoney({ amount: 10 + 20, currency: 'NGN' })).toBe('₦0.30');
   });
 
+  it('answers the same text for an amount formatted again, in its own currency, past the texts it keeps', () => {
+    // More amounts than formatMoney keeps (1,000), then the first ones again: each in its own currency.
+    const amounts = Array.from({ length: 2_500 }, (_, i) => i * 101);
+    const first = amounts.map((amount) => formatMoney({ amount, currency: 'NGN' }));
+    expect(amounts.map((amount) => formatMoney({ amount, currency: 'NGN' }))).toEqual(first);
+    expect(formatMoney({ amount: 1234, currency: 'USD' })).toBe('$12.34');
+    expect(formatMoney({ amount: 1234, currency: 'NGN' })).toBe('₦12.34');
+    expect(first[2_499]).toBe('₦2,523.99');
+  });
+
   it('defaults to NGN', () => {
     expect(DEFAULT_CURRENCY).toBe('NGN');
   });
