@@ -1,4 +1,5 @@
-import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, hkdfSync } from 'node:crypto';
+import { pooledRandomBytes } from '../../lib/crypto';
 import { CODE_ALPHABET, CODE_BODY_LENGTH, lastFour } from '../../../shared/cards/codes';
 
 /**
@@ -14,7 +15,7 @@ export interface CodeVault {
 
 /** 80 bits from the CSPRNG, as 16 Crockford base32 characters (5 bits each). */
 export function randomCodeBody(): string {
-  const bytes = randomBytes(10);
+  const bytes = pooledRandomBytes(10);
   let bits = 0n;
   for (const byte of bytes) bits = (bits << 8n) | BigInt(byte);
   let body = '';
@@ -40,7 +41,7 @@ export function createCodeVault(secret: string): CodeVault {
     hash,
     generate() {
       const body = randomCodeBody();
-      const iv = randomBytes(12);
+      const iv = pooledRandomBytes(12);
       const cipher = createCipheriv('aes-256-gcm', encryptionKey, iv);
       const encrypted = Buffer.concat([cipher.update(body, 'utf8'), cipher.final()]);
       const ciphertext = `v1.${Buffer.concat([iv, cipher.getAuthTag(), encrypted]).toString('base64url')}`;

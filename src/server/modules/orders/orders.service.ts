@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { formatMoney } from '../../../shared/money';
 import type { SoldCard } from '../../../shared/cards/schemas';
@@ -17,6 +17,7 @@ import type { Config } from '../../env';
 import { AppError, notFound } from '../../lib/app-error';
 import { batchedPerPool, perOwner } from '../../lib/batch';
 import { BoundedMap } from '../../lib/bounded-map';
+import { pooledRandomBytes } from '../../lib/crypto';
 import { decodeCursor, encodeCursor } from '../../lib/cursor';
 import { publicUrl } from '../../lib/public-url';
 import { findAccount } from '../accounts/accounts.service';
@@ -98,7 +99,7 @@ function fingerprint(input: NewOrder): string {
 
 /** Our reference for the provider: unguessable, never reused. */
 function newReference(): string {
-  return `GM-${randomBytes(10).toString('hex').toUpperCase()}`;
+  return `GM-${pooledRandomBytes(10).toString('hex').toUpperCase()}`;
 }
 
 /**
