@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buyCard, createDesign } from '../../../../tests/fixtures/cards';
+import { inTransaction as inTransactionOn } from '../../../../tests/fixtures/transactions';
 import { createTestApp, registerAndLogin, type TestApp } from '../../../../tests/fixtures/test-app';
 
 /**
@@ -20,26 +21,9 @@ async function newCard(amount = 500_000) {
   return buyCard(t, buyer, await createDesign(seller, amount));
 }
 
-/** Runs `work` inside BEGIN … COMMIT on one connection; answers the error (from a statement or the commit). */
-async function inTransaction(
-  work: (client: pg.PoolClient) => Promise<void>,
-): Promise<{ code?: string; message: string; atCommit: boolean } | null> {
-  const client = await t.database.pool.connect();
-  let atCommit = false;
-  try {
-    await client.query('BEGIN');
-    await work(client);
-    atCommit = true;
-    await client.query('COMMIT');
-    return null;
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    const pgError = error as { code?: string; message: string };
-    return { code: pgError.code, message: pgError.message, atCommit };
-  } finally {
-    client.release();
-  }
-}
+/** Runs `work` in one transaction on the test app's pool (see the fixture). */
+const inTransaction = (work: (client: pg.PoolClient) => Promise<void>) =>
+  inTransactionOn(t.database.pool, work);
 
 async function state(id: string) {
   const card = await t.database.pool.query('SELECT balance FROM purchased_cards WHERE id = $1', [id]);

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inTransaction as inTransactionOn } from '../../../../tests/fixtures/transactions';
 import { createTestApp, registerAndLogin, type TestApp } from '../../../../tests/fixtures/test-app';
 
 /**
@@ -27,26 +28,9 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-/** Runs `work` in BEGIN … COMMIT on one connection; answers the error (from a statement or the commit). */
-async function inTransaction(
-  work: (client: pg.PoolClient) => Promise<void>,
-): Promise<{ code?: string; message: string; atCommit: boolean } | null> {
-  const client = await t.database.pool.connect();
-  let atCommit = false;
-  try {
-    await client.query('BEGIN');
-    await work(client);
-    atCommit = true;
-    await client.query('COMMIT');
-    return null;
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    const pgError = error as { code?: string; message: string };
-    return { code: pgError.code, message: pgError.message, atCommit };
-  } finally {
-    client.release();
-  }
-}
+/** Runs `work` in one transaction on the test app's pool (see the fixture). */
+const inTransaction = (work: (client: pg.PoolClient) => Promise<void>) =>
+  inTransactionOn(t.database.pool, work);
 
 /** A journal entry and its postings in one statement, as the app writes them; answers the entry's id. */
 async function entry(c: pg.PoolClient, postings: [string, number][]): Promise<string> {
