@@ -346,8 +346,8 @@ export function startApp(
  * database's URL writes its top statements by execution time to <file>.1, <file>.2, … (calls, total and mean
  * ms, rows, the text's start), numbered like BENCH_PERF's, with <file>.N.tables (each table's writes) and
  * <file>.N.functions (each PL/pgSQL function's calls and time, track_functions). Off otherwise; the product
- * never loads it. Note that PostgreSQL 18 counts every foreign-key check as one statement (they share the
- * alias `x`), shown with the first one's text.
+ * never loads it. PostgreSQL 18 seems to count every foreign-key check as one statement (each names its table
+ * `x`), shown with the first one's text.
  */
 /** The money benches' embedded PostgreSQL, in `dataDir`, its database `bench` (with BENCH_PG_STATEMENTS's module). */
 export function startBenchDatabase(dataDir: string): Promise<EmbeddedDatabase> {
