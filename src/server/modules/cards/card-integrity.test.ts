@@ -1,7 +1,10 @@
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buyCard, createDesign } from '../../../../tests/fixtures/cards';
-import { inTransaction as inTransactionOn } from '../../../../tests/fixtures/transactions';
+import {
+  callsInTransaction,
+  inTransaction as inTransactionOn,
+} from '../../../../tests/fixtures/transactions';
 import { createTestApp, registerAndLogin, type TestApp } from '../../../../tests/fixtures/test-app';
 
 /**
@@ -229,13 +232,6 @@ describe('the checks read the card’s last activity, not its whole history (001
 });
 
 describe('one check at commit for each card (ADR 033)', () => {
-  async function checksRun(c: pg.PoolClient): Promise<number> {
-    const { rows } = await c.query<{ calls: string }>(
-      "SELECT coalesce(sum(calls), 0) AS calls FROM pg_stat_xact_user_functions WHERE funcname = 'purchased_cards_check_balance'",
-    );
-    return Number(rows[0]!.calls);
-  }
-
   it('a new balance and its activity queue one check, which runs', async () => {
     const card = await newCard(500_000);
     let ran = -1;
@@ -247,7 +243,7 @@ describe('one check at commit for each card (ADR 033)', () => {
         [card.id],
       );
       await c.query('SET CONSTRAINTS ALL IMMEDIATE');
-      ran = await checksRun(c);
+      ran = await callsInTransaction(c, 'purchased_cards_check_balance');
     });
     expect(error).toBeNull();
     expect(ran).toBe(1);

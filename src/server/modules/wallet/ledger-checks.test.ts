@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inTransaction as inTransactionOn } from '../../../../tests/fixtures/transactions';
+import {
+  callsInTransaction,
+  inTransaction as inTransactionOn,
+} from '../../../../tests/fixtures/transactions';
 import { createTestApp, registerAndLogin, type TestApp } from '../../../../tests/fixtures/test-app';
 
 /**
@@ -51,14 +54,6 @@ const post = (c: pg.PoolClient, entryId: string, account: string, amount: number
     amount,
   ]);
 
-/** How many times the ledger's check ran in this transaction so far (track_functions, set for it). */
-async function checksRun(c: pg.PoolClient): Promise<number> {
-  const { rows } = await c.query<{ calls: string }>(
-    "SELECT coalesce(sum(calls), 0) AS calls FROM pg_stat_xact_user_functions WHERE funcname = 'ledger_check_entry'",
-  );
-  return Number(rows[0]!.calls);
-}
-
 describe('one check at commit for each entry', () => {
   it('an entry and its three postings queue one check, which runs', async () => {
     let ran = -1;
@@ -70,7 +65,7 @@ describe('one check at commit for each entry', () => {
         [b, -40],
       ]);
       await c.query('SET CONSTRAINTS ALL IMMEDIATE');
-      ran = await checksRun(c);
+      ran = await callsInTransaction(c, 'ledger_check_entry');
     });
     expect(error).toBeNull();
     expect(ran).toBe(1);
