@@ -40,6 +40,28 @@ describe('formatMoney', () => {
     expect(first[2_499]).toBe('₦2,523.99');
   });
 
+  it.each([
+    ['NGN', 'en-NG'],
+    ['USD', 'en-US'],
+    ['GBP', 'en-GB'],
+    ['EUR', 'en-IE'],
+  ])('writes %s without Intl, in the very text Intl writes for %s', (currency, locale) => {
+    const intl = new Intl.NumberFormat(locale, {
+      style: 'currency',
+      currency,
+      currencyDisplay: 'narrowSymbol',
+    });
+    const amounts = [0, 1, 9, 10, 99, 100, 999, 1_000, 99_999, 100_000, 123_456_789, Number.MAX_SAFE_INTEGER];
+    for (let digits = 1; digits <= 16; digits += 1)
+      amounts.push(Number('9'.repeat(digits)), 10 ** (digits - 1));
+    for (const amount of [...amounts, ...amounts.map((a) => -a).filter((a) => a < 0)]) {
+      const money = { amount, currency };
+      expect(formatMoney(money), String(amount)).toBe(
+        intl.format(toDecimalString(money) as unknown as number),
+      );
+    }
+  });
+
   it('defaults to NGN', () => {
     expect(DEFAULT_CURRENCY).toBe('NGN');
   });
