@@ -1,4 +1,4 @@
-import { StrictMode } from 'react';
+import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { preloadScreens, router } from './app/router';
@@ -15,15 +15,18 @@ const { bizClient, userData } = useGiftCardStore.getState();
 const screens = preloadScreens(window.location, bizClient ? 'business' : userData ? 'user' : null);
 // The loading screen in index.html painted without the stylesheet; React's first screen waits for it.
 await applyDeferredStyles();
-// A public page the build pre-rendered is on screen already: React draws over it once the page's code is here.
-// Not awaited at the top level: the screens' chunks import this entry's own chunk, so they can only finish
-// loading once this module has.
+// React draws once the address's screens are here (preloadScreens says why), over the loading screen in
+// index.html or the pre-rendered page. Not awaited at the top level: the screens' chunks import this entry's
+// own chunk, so they can only finish loading once this module has. A screen that has not come within
+// FIRST_SCREEN_WAIT_MS is left to React.lazy, which shows its spinner and, in the end, its time-out's error.
+const FIRST_SCREEN_WAIT_MS = 3000;
 const root = document.getElementById('root')!;
 const draw = () =>
-  createRoot(root).render(
-    <StrictMode>
-      <RouterProvider router={router} />
-    </StrictMode>,
+  startTransition(() =>
+    createRoot(root).render(
+      <StrictMode>
+        <RouterProvider router={router} />
+      </StrictMode>,
+    ),
   );
-if (root.dataset.prerendered) void screens.then(draw);
-else draw();
+void Promise.race([screens, new Promise((resolve) => setTimeout(resolve, FIRST_SCREEN_WAIT_MS))]).then(draw);

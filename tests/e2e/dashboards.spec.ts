@@ -237,6 +237,32 @@ test.describe('user dashboard', () => {
     expect(styleRequests).toHaveLength(1);
   });
 
+  for (const role of ['user', 'business'] as const) {
+    test(`opened by its address, the ${role}'s home is drawn over the loading screen in one go, with no spinner between`, async ({
+      page,
+    }) => {
+      // A screen that suspends shows its spinner, and React then holds the screen back 300 ms more: the
+      // app draws once the address's screens are here (main.tsx), so none of them suspends.
+      await page.addInitScript(() => {
+        const seen = window as unknown as { spinnerSeen: boolean };
+        seen.spinnerSeen = false;
+        new MutationObserver(() => {
+          if (document.querySelector('#root .animate-spin')) seen.spinnerSeen = true;
+        }).observe(document, { childList: true, subtree: true });
+      });
+      const input = await registerViaApi(page, role);
+      await logInViaApi(page, role, input.email);
+      await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+      for (let visit = 0; visit < 3; visit += 1) {
+        await page.goto(role === 'user' ? '/user-dashboard' : '/dashboard');
+        await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+        expect(await page.evaluate(() => (window as unknown as { spinnerSeen: boolean }).spinnerSeen)).toBe(
+          false,
+        );
+      }
+    });
+  }
+
   test('opened by its address, home asks for its code once its loading screen has painted, and for its screen with it', async ({
     page,
   }) => {

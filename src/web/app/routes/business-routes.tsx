@@ -19,10 +19,13 @@ const SalesPage = lazyPage(() => import('../../features/cards/sales-page'));
 const RedemptionsPage = lazyPage(() => import('../../features/cards/redemptions-page'));
 const WalletStatementPage = lazyPage(() => import('../../features/wallet/wallet-statement-page'));
 
-/** Starts downloading the dashboard's frame, and its home when that is the address, at once. */
-export function preloadBusinessScreens(pathname: string) {
-  void BusinessLayout.preload();
-  if (/^\/dashboard\/?$/.test(pathname)) void BusinessHomePage.preload();
+/**
+ * Starts downloading the dashboard's frame, and its home when that is the address, at once. Resolves when
+ * the code is here (or failed to come).
+ */
+export function preloadBusinessScreens(pathname: string): Promise<unknown> {
+  const home = /^\/dashboard\/?$/.test(pathname);
+  return Promise.all([BusinessLayout.preload(), ...(home ? [BusinessHomePage.preload()] : [])]);
 }
 
 /** Seed §2 "Business dashboard": /dashboard and its menu's screens, for a signed-in business only. */

@@ -21,14 +21,13 @@ const GiftsPage = lazyPage(() => import('../../features/cards/gifts-page'));
 
 /**
  * Starts downloading the dashboard's frame, and its home (the catalogue's code and its first page of
- * cards) when that is the address, at once.
+ * cards) when that is the address, at once. Resolves when the code is here (or failed to come).
  */
-export function preloadUserScreens(pathname: string, search: string) {
+export function preloadUserScreens(pathname: string, search: string): Promise<unknown> {
   // The data first: a browser opens six connections per host, and the code can wait for the last one.
   const home = /^\/user-dashboard\/?$/.test(pathname);
   if (home) fetchCatalogueEarly((new URLSearchParams(search).get('q') ?? '').trim());
-  void UserLayout.preload();
-  if (home) void UserHomePage.preload();
+  return Promise.all([UserLayout.preload(), ...(home ? [UserHomePage.preload()] : [])]);
 }
 
 /** Seed §2 "User dashboard": /user-dashboard and its screens, for a signed-in user only. */
