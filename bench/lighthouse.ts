@@ -1,5 +1,6 @@
 import { chromium } from '@playwright/test';
 import lighthouse from 'lighthouse';
+import { throttling } from 'lighthouse/core/config/constants.js';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -29,6 +30,12 @@ const REPORTS = process.env.LIGHTHOUSE_REPORTS ? path.resolve(process.env.LIGHTH
  * phone, not only what the simulation makes of it. The recorded figures always use the default (simulate).
  */
 const THROTTLING = process.env.LIGHTHOUSE_THROTTLING === 'devtools' ? 'devtools' : undefined;
+/**
+ * LIGHTHOUSE_CPU_SLOWDOWN=<n> simulates a phone n times slower than this machine (Lighthouse's default is 4):
+ * 8 on a fast machine scores about what 4 scores on one half as fast, so a change to the page's start-up can be
+ * judged for slower machines too. The figures of such a run are not recorded.
+ */
+const CPU_SLOWDOWN = Number(process.env.LIGHTHOUSE_CPU_SLOWDOWN ?? 0) || undefined;
 
 export interface LighthouseFigures {
   performance: number;
@@ -125,6 +132,9 @@ async function audit(url: string, signedIn?: SignedIn): Promise<LighthouseFigure
         onlyCategories: ['performance', 'accessibility'],
         disableStorageReset: Boolean(signedIn),
         ...(THROTTLING ? { throttlingMethod: THROTTLING } : {}),
+        ...(CPU_SLOWDOWN
+          ? { throttling: { ...throttling.mobileSlow4G, cpuSlowdownMultiplier: CPU_SLOWDOWN } }
+          : {}),
       });
       const lhr = result?.lhr;
       if (!lhr) throw new Error(`Lighthouse gave no result for ${url}`);
@@ -139,6 +149,10 @@ async function audit(url: string, signedIn?: SignedIn): Promise<LighthouseFigure
         mkdirSync(REPORTS, { recursive: true });
         const name = new URL(url).pathname.replace(/\W+/g, '-').replace(/^-|-$/g, '') || 'landing';
         writeFileSync(path.join(REPORTS, `${name}-${runs.length + 1}.json`), JSON.stringify(lhr));
+        // The page's trace too: its main thread's tasks, paints and requests, unthrottled (Chrome's format).
+        const trace = (result.artifacts as { Trace?: unknown }).Trace;
+        if (trace)
+          writeFileSync(path.join(REPORTS, `${name}-${runs.length + 1}.trace.json`), JSON.stringify(trace));
       }
       runs.push({
         performance: lhr.categories.performance?.score ?? 0,
@@ -177,7 +191,8 @@ export async function benchLighthouse(): Promise<Record<string, string>> {
     const landing = await audit(`${base}/`);
     const catalogue = await audit(`${base}/user-dashboard`, signedIn);
     const figures = ({ runs: _runs, ...rest }: LighthouseFigures & { runs: string }) => rest;
-    if (!THROTTLING) recordResult('lighthouse', { landing: figures(landing), catalogue: figures(catalogue) });
+    if (!THROTTLING && !CPU_SLOWDOWN)
+      recordResult('lighthouse', { landing: figures(landing), catalogue: figures(catalogue) });
     const row = (name: string, f: LighthouseFigures & { runs: string }) => ({
       [`${name}: performance / accessibility (median of ${RUNS})`]: `${f.performance} / ${f.accessibility}`,
       [`${name}: first contentful paint`]: `${f.fcpMs} ms`,

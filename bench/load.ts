@@ -1,7 +1,7 @@
 import autocannon from 'autocannon';
 import { cpuDuring, memoryOf, peakRssDuring, type CpuShare } from './results';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { openSync, readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import pg from 'pg';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../src/server/db/embedded';
@@ -53,14 +53,20 @@ function serverNodeFlags(): string[] {
 export function startProcess(command: string, args: string[], env: Record<string, string>): ChildProcess {
   const profile = process.env.BENCH_CPU_PROFILE;
   const server = command === 'node' && /(^|\/)server\.js$/.test(args.at(-1) ?? '');
-  const flagged = server ? [...SERVER_NODE_FLAGS, ...args] : args;
+  // BENCH_SERVER_FLAGS='--trace-gc …': more Node flags for the server; BENCH_SERVER_OUT=<file>: its stdout there.
+  const extra = process.env.BENCH_SERVER_FLAGS?.split(/\s+/).filter(Boolean) ?? [];
+  const flagged = server ? [...SERVER_NODE_FLAGS, ...extra, ...args] : args;
   const profiled = profile && server ? ['--cpu-prof', `--cpu-prof-dir=${profile}`, ...flagged] : flagged;
   // BENCH_QUERY_TIMING=<file>: the server times every statement (src/server/db/query-timing.ts) into it.
   const timing = process.env.BENCH_QUERY_TIMING;
   const timed = timing && args.at(-1) === 'dist/server/server.js' ? { PG_QUERY_TIMING: timing } : {};
   return spawn(command, profiled, {
     env: { ...process.env, ...env, ...timed },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: [
+      'ignore',
+      server && process.env.BENCH_SERVER_OUT ? openSync(process.env.BENCH_SERVER_OUT, 'w') : 'ignore',
+      'inherit',
+    ],
   });
 }
 
@@ -207,6 +213,12 @@ export async function send(
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 4);
 
 /**
+ * BENCH_LATENCIES=<file>: each counted operation's start (ms, the load generator's clock) and latency, one line
+ * each, into <file>.<n> for the n-th closed loop, to see whether a p99 comes from stalls or from the spread.
+ */
+let latencyRuns = 0;
+
+/**
  * A closed-loop load: one worker per item, each calling `once` again as soon as it answers, for
  * WARMUP_SECONDS not counted and then `seconds`. `once` answers null for a completed operation or the
  * failure's words (failures are counted in the warm-up too). Latency is of completed ones; the app's peak
@@ -221,6 +233,7 @@ export async function closedLoop<T>(
   databaseUrl?: string,
 ): Promise<LoopResult> {
   const latencies: number[] = [];
+  const timeline: string[] | null = process.env.BENCH_LATENCIES ? [] : null;
   let failed = 0;
   let firstFailure = '';
   const rssBeforeMb = memoryOf(app).rssMb;
@@ -238,7 +251,10 @@ export async function closedLoop<T>(
         if (failure !== null) {
           failed += 1;
           firstFailure ||= failure;
-        } else if (counted) latencies.push(performance.now() - sent);
+        } else if (counted) {
+          latencies.push(performance.now() - sent);
+          if (timeline) timeline.push(`${Math.round(sent)} ${(performance.now() - sent).toFixed(2)}`);
+        }
       }
     }),
   );
@@ -257,6 +273,7 @@ export async function closedLoop<T>(
   );
   const elapsed = (performance.now() - started) / 1000;
   await perf;
+  if (timeline) writeFileSync(`${process.env.BENCH_LATENCIES}.${(latencyRuns += 1)}`, timeline.join('\n'));
   latencies.sort((a, b) => a - b);
   const at = (q: number) => Math.round(latencies[Math.floor(latencies.length * q)] ?? 0);
   return {
