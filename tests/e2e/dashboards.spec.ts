@@ -337,3 +337,19 @@ test.describe('user dashboard', () => {
     }
   });
 });
+
+test.describe('business home in a browser whose language Intl refuses', () => {
+  // Chromium started with LANG=C reports "en-US@posix"; uPlot formats numbers in the browser's language as it
+  // loads, and Intl throws on that tag. The chart gives way; Home does not.
+  test.use({ locale: 'en-US@posix' });
+
+  test('the chart says it could not be drawn, and the rest of Home works', async ({ page }) => {
+    const input = await registerViaApi(page, 'business');
+    await logInViaApi(page, 'business', input.email);
+    expect(await page.evaluate(() => navigator.language)).toBe('en-US@posix');
+    await expect(page.getByRole('heading', { level: 1, name: `Welcome, ${input.name}` })).toBeVisible();
+    await expect(page.getByText('The chart could not be drawn in this browser.')).toBeVisible();
+    await expect(page.getByText('Something went wrong')).toHaveCount(0);
+    await expect(page.getByRole('button', { name: '90 days' })).toBeVisible();
+  });
+});

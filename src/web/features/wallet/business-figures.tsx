@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { lazy, Suspense, useId, useState } from 'react';
+import { Component, lazy, Suspense, useId, useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { PLATFORM_TIME_ZONE, type SalesDay, type SalesSummary } from '../../../shared/cards/sales';
 import { formatMoney, type Money } from '../../../shared/money';
@@ -224,9 +224,11 @@ export function SalesChartSection() {
           )}
         </p>
         <div aria-hidden="true" className={CHART_BOX}>
-          <Suspense fallback={<ChartPlaceholder text="Drawing the chart…" />}>
-            <SalesChart days={rows} currency={currency} />
-          </Suspense>
+          <ChartBoundary>
+            <Suspense fallback={<ChartPlaceholder text="Drawing the chart…" />}>
+              <SalesChart days={rows} currency={currency} />
+            </Suspense>
+          </ChartBoundary>
         </div>
         {quiet ? null : <DailyTable days={rows} />}
       </>
@@ -276,6 +278,27 @@ const CHART_BOX = 'mt-4 flex min-h-[260px] flex-col @min-[640px]:min-h-[290px]';
 
 /** The line above the chart: room for the longest (the quiet one) on a phone, one line on a wider screen. */
 const CHART_LINE = 'min-h-15 text-sm text-slate-700 @min-[640px]:min-h-5';
+
+/**
+ * A chart that cannot be drawn leaves the rest of Home working: its code failed to come, or uPlot failed as it
+ * loaded (it formats numbers in the browser's language, and Chromium started with LANG=C reports "en-US@posix",
+ * which Intl refuses). The figures are still in words above it, and day by day in the table below it.
+ */
+class ChartBoundary extends Component<{ children: ReactNode }, { failed: boolean }> {
+  override state = { failed: false };
+
+  static getDerivedStateFromError() {
+    return { failed: true };
+  }
+
+  override render() {
+    return this.state.failed ? (
+      <ChartPlaceholder text="The chart could not be drawn in this browser." />
+    ) : (
+      this.props.children
+    );
+  }
+}
 
 function ChartPlaceholder({ text }: { text: string }) {
   return (
