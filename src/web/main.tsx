@@ -1,10 +1,12 @@
 import { StrictMode, startTransition } from 'react';
+import { flushSync } from 'react-dom';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { preloadScreens, router } from './app/router';
 import { REHYDRATE_TIMEOUT_MS } from './lib/constants';
 import { applyDeferredStyles } from './lib/deferred-styles';
 import { useGiftCardStore, whenHydrated } from './lib/store';
+import { readTypedFields, restoreTypedFields } from './lib/typed-fields';
 import './index.css';
 
 // A visit to / is the pre-rendered landing page (landing.html, src/web/landing.ts; ADR 004), so everything
@@ -21,12 +23,22 @@ await applyDeferredStyles();
 // FIRST_SCREEN_WAIT_MS is left to React.lazy, which shows its spinner and, in the end, its time-out's error.
 const FIRST_SCREEN_WAIT_MS = 3000;
 const root = document.getElementById('root')!;
-const draw = () =>
-  startTransition(() =>
-    createRoot(root).render(
-      <StrictMode>
-        <RouterProvider router={router} />
-      </StrictMode>,
-    ),
-  );
+const app = (
+  <StrictMode>
+    <RouterProvider router={router} />
+  </StrictMode>
+);
+function draw() {
+  const reactRoot = createRoot(root);
+  if (!root.dataset.prerendered) {
+    // As a transition, the first render yields to the browser every few milliseconds instead of blocking it.
+    startTransition(() => reactRoot.render(app));
+    return;
+  }
+  // Over a pre-rendered page, in one go: what was typed into its form is read, the page drawn and the typing
+  // put back within one task, so no keystroke can fall between the two.
+  const typed = readTypedFields(root);
+  flushSync(() => reactRoot.render(app));
+  restoreTypedFields(root, typed);
+}
 void Promise.race([screens, new Promise((resolve) => setTimeout(resolve, FIRST_SCREEN_WAIT_MS))]).then(draw);

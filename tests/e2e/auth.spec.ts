@@ -131,6 +131,43 @@ test.describe('login', () => {
   });
 });
 
+test.describe('the pre-rendered forms', () => {
+  for (const role of ['user', 'business'] as const) {
+    test(`the ${role}'s log-in form is there before its code, keeps what was typed, and then logs in`, async ({
+      page,
+    }) => {
+      const input = await registerViaApi(page, role);
+      // Hold the app's code: the form on screen is the build's HTML.
+      let release = () => {};
+      const held = new Promise<void>((done) => (release = done));
+      await page.route(/\/assets\/start-[^/]*\.js$/, async (route) => {
+        await held;
+        await route.continue();
+      });
+      await page.goto(role === 'business' ? '/business/login' : '/login', { waitUntil: 'commit' });
+      const email = page.getByLabel(role === 'business' ? 'Email' : 'Email or username');
+      const password = page.getByLabel('Password', { exact: true });
+      await expect(email).toBeVisible();
+      // Only the app sends the form: the browser on its own would put the password in the address.
+      await expect(page.getByRole('button', { name: 'Log in' })).toBeDisabled();
+      await page.locator('#root form').evaluate((form) => form.setAttribute('data-built', ''));
+      await email.fill(input.email);
+      if (role === 'business') await page.getByLabel('Remember me').check();
+      await password.fill(DEFAULT_PASSWORD);
+
+      release();
+      await expect(page.locator('#root form[data-built]')).toHaveCount(0, { timeout: 15_000 });
+      await expect(email).toHaveValue(input.email);
+      await expect(password).toHaveValue(DEFAULT_PASSWORD);
+      if (role === 'business') await expect(page.getByLabel('Remember me')).toBeChecked();
+      await expect(password).toBeFocused();
+      await expect(page.getByRole('button', { name: 'Log in' })).toBeEnabled();
+      await password.press('Enter');
+      await expect(page).toHaveURL(role === 'business' ? /\/dashboard$/ : /\/user-dashboard$/);
+    });
+  }
+});
+
 test.describe('guards', () => {
   test('signed out: a protected screen sends you to its login, replacing the history entry, and back after it', async ({
     page,

@@ -2,12 +2,22 @@ import { describe, expect, it } from 'vitest';
 import { PRERENDERED_CONFIG_SCRIPT, PRERENDERED_PAGES, renderPublicPages } from './public-pages-prerender';
 import { prerenderedScreens } from './routes/public-routes';
 
-// What the build pre-renders for /faqs, /terms, /support and /select-account (scripts/prerender.mjs): readable without JavaScript.
+// What the build pre-renders for /faqs, /terms, /support, /select-account and the log-in and sign-up forms
+// (scripts/prerender.mjs): readable without JavaScript.
 describe('the pre-rendered public pages', () => {
   const pages = Object.fromEntries(renderPublicPages().map((page) => [page.path, page.html]));
 
   it('hold their headings, text and links as HTML, in the public chrome', () => {
-    expect(Object.keys(pages)).toEqual(['/faqs', '/terms', '/support', '/select-account']);
+    expect(Object.keys(pages)).toEqual([
+      '/faqs',
+      '/terms',
+      '/support',
+      '/select-account',
+      '/login',
+      '/register',
+      '/business/login',
+      '/business/register',
+    ]);
     for (const html of Object.values(pages).slice(0, 3)) {
       expect(html).toContain('href="/"');
       expect(html).toContain('All rights reserved.');
@@ -24,6 +34,35 @@ describe('the pre-rendered public pages', () => {
       ],
     ] as const) {
       for (const text of texts) expect(pages[path], `${path}: ${text}`).toContain(text);
+    }
+  });
+
+  it('hold the log-in and sign-up forms, their fields named, and no submit button the browser could send', () => {
+    const fields = (html: string) => [...html.matchAll(/<input[^>]*\bname="([^"]+)"/g)].map((m) => m[1]);
+    for (const [path, heading, names, submit] of [
+      ['/login', 'Welcome back', ['email', 'password', 'remember'], 'Log in'],
+      ['/business/login', 'Business login', ['email', 'password', 'remember'], 'Log in'],
+      [
+        '/register',
+        'Create your account',
+        ['name', 'username', 'email', 'phoneNumber', 'password', 'confirmPassword', 'terms'],
+        'Create account',
+      ],
+      [
+        '/business/register',
+        'Register your business',
+        ['name', 'email', 'phoneNumber', 'password', 'confirmPassword', 'terms'],
+        'Create account',
+      ],
+    ] as const) {
+      const html = pages[path]!;
+      expect(html, path).toContain(heading);
+      expect(fields(html), path).toEqual(names);
+      const buttons = [...html.matchAll(/<button type="submit"[^>]*>[^<]*/g)].map((m) => m[0]);
+      expect(buttons, path).toHaveLength(1);
+      expect(buttons[0], path).toContain(' disabled=""');
+      expect(buttons[0], path).toContain(submit);
+      expect(html, path).not.toContain('animate-spin');
     }
   });
 

@@ -2,7 +2,11 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { ComponentType } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { StaticRouter } from 'react-router';
+import BusinessLoginPage from '../features/accounts/business-login-page';
+import RegisterBusinessPage from '../features/accounts/register-business-page';
+import RegisterUserPage from '../features/accounts/register-user-page';
 import SelectAccountPage from '../features/accounts/select-account-page';
+import UserLoginPage from '../features/accounts/user-login-page';
 import FaqsPage from '../features/site/faqs-page';
 import PublicSupportPage from '../features/site/public-support-page';
 import TermsPage from '../features/site/terms-page';
@@ -11,15 +15,30 @@ import { DEFAULT_CURRENCY } from '../../shared/money';
 import { DEFAULT_SUPPORT_EMAIL, publicConfigScript, type PublicConfig } from '../../shared/public-config';
 
 /**
- * The public pages whose HTML the build writes (besides the landing page), and the file each goes to. Not the
- * forms (log in, register, check a balance): what someone typed before the app took over would be lost.
+ * The public pages whose HTML the build writes (besides the landing page), and the file each goes to. The
+ * log-in and sign-up forms among them: what someone types before the app takes over is carried into the
+ * form it draws (main.tsx, lib/typed-fields.ts), and until then their submit button is disabled, so the
+ * browser never sends the form itself (a password in the address).
  */
 export const PRERENDERED_PAGES: { path: string; file: string; Page: ComponentType }[] = [
   { path: '/faqs', file: 'faqs.html', Page: FaqsPage },
   { path: '/terms', file: 'terms.html', Page: TermsPage },
   { path: '/support', file: 'support.html', Page: PublicSupportPage },
   { path: '/select-account', file: 'select-account.html', Page: SelectAccountPage },
+  { path: '/login', file: 'login.html', Page: UserLoginPage },
+  { path: '/register', file: 'register.html', Page: RegisterUserPage },
+  { path: '/business/login', file: 'business-login.html', Page: BusinessLoginPage },
+  { path: '/business/register', file: 'business-register.html', Page: RegisterBusinessPage },
 ];
+
+/** A form's submit buttons, disabled in the built page: only the app sends a form. */
+function submitsDisabled(html: string): string {
+  // Not one already disabled (an attribute, not a class such as Tailwind's `disabled:opacity-50`).
+  return html.replace(
+    /<button type="submit"(?![^>]*\sdisabled(?:[\s=>]))/g,
+    '<button type="submit" disabled=""',
+  );
+}
 
 /** The config the pages are drawn with: the server's defaults, which a server set otherwise writes over. */
 const BUILD_CONFIG: PublicConfig = { currency: DEFAULT_CURRENCY, supportEmail: DEFAULT_SUPPORT_EMAIL };
@@ -40,12 +59,14 @@ export function renderPublicPages(): { path: string; file: string; html: string 
     return {
       path,
       file,
-      html: renderToStaticMarkup(
-        <QueryClientProvider client={client}>
-          <StaticRouter location={path}>
-            <Page />
-          </StaticRouter>
-        </QueryClientProvider>,
+      html: submitsDisabled(
+        renderToStaticMarkup(
+          <QueryClientProvider client={client}>
+            <StaticRouter location={path}>
+              <Page />
+            </StaticRouter>
+          </QueryClientProvider>,
+        ),
       ),
     };
   });

@@ -67,6 +67,10 @@ export const prerenderedScreens: Record<
   '/terms': { screen: TermsPage, inQueryShell: true },
   '/support': { screen: PublicSupportPage, inQueryShell: true },
   '/select-account': { screen: SelectAccountPage, inQueryShell: false },
+  '/login': { screen: UserLoginPage, inQueryShell: false },
+  '/register': { screen: RegisterUserPage, inQueryShell: false },
+  '/business/login': { screen: BusinessLoginPage, inQueryShell: false },
+  '/business/register': { screen: RegisterBusinessPage, inQueryShell: false },
 };
 
 /** Any other address. */

@@ -1,0 +1,85 @@
+/**
+ * What someone typed into a pre-rendered form before the app took over (issue 14: the forms' HTML is there
+ * before their code), carried into the form React draws over it: each named field's value or tick, and
+ * which field had the focus, with its caret.
+ */
+export interface TypedFields {
+  values: { name: string; value: string; checked: boolean; box: boolean }[];
+  focused: { name: string; start: number | null; end: number | null } | null;
+}
+
+type Field = HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement;
+
+const fieldsOf = (root: HTMLElement) =>
+  Array.from(root.querySelectorAll<Field>('input[name], textarea[name], select[name]'));
+
+const isBox = (field: Field) =>
+  field instanceof HTMLInputElement && (field.type === 'checkbox' || field.type === 'radio');
+
+/** Reads the fields that differ from what the page was built with. */
+export function readTypedFields(root: HTMLElement): TypedFields {
+  const values = fieldsOf(root).flatMap((field) => {
+    const box = isBox(field);
+    const input = field as HTMLInputElement;
+    const changed = box ? input.checked !== input.defaultChecked : field.value !== defaultValueOf(field);
+    return changed ? [{ name: field.name, value: field.value, checked: box && input.checked, box }] : [];
+  });
+  const active = document.activeElement;
+  const focused =
+    active && root.contains(active) && 'name' in active && typeof active.name === 'string' && active.name
+      ? {
+          name: active.name,
+          start: selectionOf(active as Field, 'selectionStart'),
+          end: selectionOf(active as Field, 'selectionEnd'),
+        }
+      : null;
+  return { values, focused };
+}
+
+/**
+ * Puts the typed values into the fields now under `root`, through the events a person's typing fires, so the
+ * form's own state (react-hook-form's, React's) takes them as typed; then gives the focus back.
+ */
+export function restoreTypedFields(root: HTMLElement, typed: TypedFields): void {
+  for (const { name, value, checked, box } of typed.values) {
+    for (const field of fieldsOf(root).filter((candidate) => candidate.name === name)) {
+      if (box) {
+        const input = field as HTMLInputElement;
+        if (input.value === value && input.checked !== checked) input.click();
+      } else if (field.value !== value) {
+        const setter = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(field), 'value')?.set;
+        setter?.call(field, value);
+        field.dispatchEvent(new Event('input', { bubbles: true }));
+        field.dispatchEvent(new Event('change', { bubbles: true }));
+      }
+    }
+  }
+  if (!typed.focused) return;
+  const { name, start, end } = typed.focused;
+  const field = fieldsOf(root).find((candidate) => candidate.name === name);
+  field?.focus();
+  if (field && start !== null && end !== null && 'setSelectionRange' in field) {
+    try {
+      field.setSelectionRange(start, end);
+    } catch {
+      // A field without a caret (email, number): the focus is enough.
+    }
+  }
+}
+
+function defaultValueOf(field: Field): string {
+  if (field instanceof HTMLSelectElement) {
+    return (
+      (Array.from(field.options).find((option) => option.defaultSelected) ?? field.options[0])?.value ?? ''
+    );
+  }
+  return field.defaultValue;
+}
+
+function selectionOf(field: Field, which: 'selectionStart' | 'selectionEnd'): number | null {
+  try {
+    return which in field ? ((field as HTMLInputElement)[which] ?? null) : null;
+  } catch {
+    return null;
+  }
+}
