@@ -1,5 +1,11 @@
 import { expect, test, type Page } from '@playwright/test';
-import { expectNoSeriousA11yViolations, logInViaApi, registerViaApi } from './support';
+import {
+  expectNoSeriousA11yViolations,
+  logInViaApi,
+  registerViaApi,
+  spinnerSeen,
+  watchForSpinners,
+} from './support';
 
 async function sidebarWidth(page: Page, navLabel: string): Promise<number> {
   const box = await page
@@ -243,22 +249,14 @@ test.describe('user dashboard', () => {
     }) => {
       // A screen that suspends shows its spinner, and React then holds the screen back 300 ms more: the
       // app draws once the address's screens are here (main.tsx), so none of them suspends.
-      await page.addInitScript(() => {
-        const seen = window as unknown as { spinnerSeen: boolean };
-        seen.spinnerSeen = false;
-        new MutationObserver(() => {
-          if (document.querySelector('#root .animate-spin')) seen.spinnerSeen = true;
-        }).observe(document, { childList: true, subtree: true });
-      });
+      await watchForSpinners(page, '#root .animate-spin');
       const input = await registerViaApi(page, role);
       await logInViaApi(page, role, input.email);
       await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
       for (let visit = 0; visit < 3; visit += 1) {
         await page.goto(role === 'user' ? '/user-dashboard' : '/dashboard');
         await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
-        expect(await page.evaluate(() => (window as unknown as { spinnerSeen: boolean }).spinnerSeen)).toBe(
-          false,
-        );
+        expect(await spinnerSeen(page)).toBe(false);
       }
     });
   }

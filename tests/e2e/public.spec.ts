@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { expectNoSeriousA11yViolations } from './support';
+import { expectNoSeriousA11yViolations, spinnerSeen, watchForSpinners } from './support';
 
 const scrollY = (page: Page) => page.evaluate(() => Math.round(window.scrollY));
 
@@ -167,11 +167,9 @@ test.describe('a pre-rendered public page with JavaScript', () => {
   }) => {
     // From the first byte: note any spinner that appears, and mark the pre-rendered heading to tell it from
     // the one React draws.
+    await watchForSpinners(page, '.animate-spin, #root > [role="status"]');
     await page.addInitScript(() => {
-      const seen = window as unknown as { spinnerSeen: boolean };
-      seen.spinnerSeen = false;
       new MutationObserver(() => {
-        if (document.querySelector('.animate-spin, #root > [role="status"]')) seen.spinnerSeen = true;
         const heading = document.querySelector('#root h1');
         if (heading && !heading.hasAttribute('data-drawn-by') && !document.documentElement.dataset.sawFirst) {
           heading.setAttribute('data-drawn-by', 'build');
@@ -187,9 +185,7 @@ test.describe('a pre-rendered public page with JavaScript', () => {
     await page.goto('/faqs');
     await expect(page.locator('#root h1[data-drawn-by="build"]')).toHaveCount(0, { timeout: 15_000 });
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Frequently asked questions');
-    expect(await page.evaluate(() => (window as unknown as { spinnerSeen: boolean }).spinnerSeen)).toBe(
-      false,
-    );
+    expect(await spinnerSeen(page)).toBe(false);
     await expect(page.locator('#root a[href="mailto:support@giftmart.ng"]').first()).toBeAttached();
     await expect(page.getByText(/address \(loading…\)/)).toHaveCount(0);
     expect(configRequests).toBe(0);

@@ -99,3 +99,20 @@ export async function logInViaApi(
   await page.goto(role === 'business' ? '/dashboard' : '/user-dashboard');
   await expect(page).toHaveURL(role === 'business' ? /\/dashboard$/ : /\/user-dashboard$/);
 }
+
+/**
+ * From the page's first byte, notes whether an element matching `selector` (a spinner) ever appears, however
+ * briefly; `spinnerSeen` reads the note.
+ */
+export async function watchForSpinners(page: Page, selector: string) {
+  await page.addInitScript((spinner) => {
+    const seen = window as unknown as { spinnerSeen: boolean };
+    seen.spinnerSeen = false;
+    new MutationObserver(() => {
+      if (document.querySelector(spinner)) seen.spinnerSeen = true;
+    }).observe(document, { childList: true, subtree: true });
+  }, selector);
+}
+
+export const spinnerSeen = (page: Page) =>
+  page.evaluate(() => (window as unknown as { spinnerSeen: boolean }).spinnerSeen);
