@@ -24,15 +24,11 @@ export function readTypedFields(root: HTMLElement): TypedFields {
     const changed = box ? input.checked !== input.defaultChecked : field.value !== defaultValueOf(field);
     return changed ? [{ name: field.name, value: field.value, checked: box && input.checked, box }] : [];
   });
-  const active = document.activeElement;
-  const focused =
-    active && root.contains(active) && 'name' in active && typeof active.name === 'string' && active.name
-      ? {
-          name: active.name,
-          start: selectionOf(active as Field, 'selectionStart'),
-          end: selectionOf(active as Field, 'selectionEnd'),
-        }
-      : null;
+  const active = fieldsOf(root).find((field) => field === document.activeElement);
+  const caret = active && !(active instanceof HTMLSelectElement) ? active : null;
+  const focused = active
+    ? { name: active.name, start: caret?.selectionStart ?? null, end: caret?.selectionEnd ?? null }
+    : null;
   return { values, focused };
 }
 
@@ -58,12 +54,9 @@ export function restoreTypedFields(root: HTMLElement, typed: TypedFields): void 
   const { name, start, end } = typed.focused;
   const field = fieldsOf(root).find((candidate) => candidate.name === name);
   field?.focus();
-  if (field && start !== null && end !== null && 'setSelectionRange' in field) {
-    try {
-      field.setSelectionRange(start, end);
-    } catch {
-      // A field without a caret (email, number): the focus is enough.
-    }
+  // A field without a caret (email, number) reads null: the focus is enough.
+  if (field && !(field instanceof HTMLSelectElement) && start !== null && end !== null) {
+    field.setSelectionRange(start, end);
   }
 }
 
@@ -74,12 +67,4 @@ function defaultValueOf(field: Field): string {
     );
   }
   return field.defaultValue;
-}
-
-function selectionOf(field: Field, which: 'selectionStart' | 'selectionEnd'): number | null {
-  try {
-    return which in field ? ((field as HTMLInputElement)[which] ?? null) : null;
-  } catch {
-    return null;
-  }
 }
