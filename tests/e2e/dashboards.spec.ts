@@ -244,19 +244,28 @@ test.describe('user dashboard', () => {
   });
 
   for (const role of ['user', 'business'] as const) {
-    test(`opened by its address, the ${role}'s home is drawn over the loading screen in one go, with no spinner between`, async ({
+    test(`opened by its address, each ${role}'s screen is drawn over the loading screen in one go, with no spinner between`, async ({
       page,
     }) => {
       // A screen that suspends shows its spinner, and React then holds the screen back 300 ms more: the
-      // app draws once the address's screens are here (main.tsx), so none of them suspends.
+      // app draws once the screens on the address's route are here (main.tsx), so none of them suspends.
       await watchForSpinners(page, '#root .animate-spin');
       const input = await registerViaApi(page, role);
       await logInViaApi(page, role, input.email);
       await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
-      for (let visit = 0; visit < 3; visit += 1) {
-        await page.goto(role === 'user' ? '/user-dashboard' : '/dashboard');
+      const addresses =
+        role === 'user'
+          ? [
+              '/user-dashboard',
+              '/user-dashboard/mycards',
+              '/user-dashboard/profile',
+              '/user-dashboard/orders',
+            ]
+          : ['/dashboard', '/dashboard/wallet', '/dashboard/account', '/dashboard/sales'];
+      for (const address of addresses) {
+        await page.goto(address);
         await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
-        expect(await spinnerSeen(page)).toBe(false);
+        expect(await spinnerSeen(page), address).toBe(false);
       }
     });
   }

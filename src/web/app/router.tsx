@@ -1,10 +1,10 @@
-import { createBrowserRouter } from 'react-router';
+import { createBrowserRouter, matchRoutes } from 'react-router';
 import { lazyPage } from './lazy-page';
 import { RouteError } from './route-error';
-import { businessRoutes, preloadBusinessScreens } from './routes/business-routes';
-import { page } from './routes/page';
+import { businessRoutes } from './routes/business-routes';
+import { page, type ScreenHandle } from './routes/page';
 import { everyoneRoutes, notFoundRoute, prerenderedScreens, signedOutRoutes } from './routes/public-routes';
-import { preloadUserScreens, userRoutes } from './routes/user-routes';
+import { fetchUserDataEarly, userRoutes } from './routes/user-routes';
 import { SessionSync } from './session-sync';
 
 const QueryShell = lazyPage(() => import('./query-shell'));
@@ -19,6 +19,7 @@ export const router = createBrowserRouter([
       {
         // Screens that fetch data share one TanStack Query cache, loaded with them.
         element: page(<QueryShell />),
+        handle: { screen: QueryShell } satisfies ScreenHandle,
         children: [...everyoneRoutes, businessRoutes, userRoutes],
       },
       notFoundRoute,
@@ -40,10 +41,14 @@ export async function preloadScreens(
   role: 'business' | 'user' | null,
 ): Promise<void> {
   const loading: Promise<unknown>[] = [];
-  if (role === 'user' && pathname.startsWith('/user-dashboard')) {
-    loading.push(preloadUserScreens(pathname, search), QueryShell.preload());
-  } else if (role === 'business' && pathname.startsWith('/dashboard')) {
-    loading.push(QueryShell.preload(), preloadBusinessScreens(pathname));
+  const dashboard = role === 'user' ? '/user-dashboard' : role === 'business' ? '/dashboard' : null;
+  if (dashboard && (pathname === dashboard || pathname.startsWith(`${dashboard}/`))) {
+    if (role === 'user') fetchUserDataEarly(pathname, search);
+    // Every screen on the address's route: the query shell, the dashboard's frame and the screen itself.
+    for (const { route } of matchRoutes(router.routes, pathname) ?? []) {
+      const handle = route.handle as ScreenHandle | undefined;
+      if (handle) loading.push(handle.screen.preload());
+    }
   }
   const prerendered = prerenderedScreens[pathname];
   if (prerendered) {

@@ -2,7 +2,7 @@ import type { RouteObject } from 'react-router';
 import { RequireRole } from '../guards';
 import { lazyPage } from '../lazy-page';
 import { RouteError } from '../route-error';
-import { page } from './page';
+import { page, screen, type ScreenHandle } from './page';
 
 const BusinessLayout = lazyPage(() => import('../layouts/business-layout'));
 const BusinessHomePage = lazyPage(() => import('../../features/wallet/business-home-page'));
@@ -19,15 +19,6 @@ const SalesPage = lazyPage(() => import('../../features/cards/sales-page'));
 const RedemptionsPage = lazyPage(() => import('../../features/cards/redemptions-page'));
 const WalletStatementPage = lazyPage(() => import('../../features/wallet/wallet-statement-page'));
 
-/**
- * Starts downloading the dashboard's frame, and its home when that is the address, at once. Resolves when
- * the code is here (or failed to come).
- */
-export function preloadBusinessScreens(pathname: string): Promise<unknown> {
-  const home = /^\/dashboard\/?$/.test(pathname);
-  return Promise.all([BusinessLayout.preload(), ...(home ? [BusinessHomePage.preload()] : [])]);
-}
-
 /** Seed §2 "Business dashboard": /dashboard and its menu's screens, for a signed-in business only. */
 export const businessRoutes: RouteObject = {
   path: '/dashboard',
@@ -36,20 +27,21 @@ export const businessRoutes: RouteObject = {
       <BusinessLayout />
     </RequireRole>,
   ),
+  handle: { screen: BusinessLayout } satisfies ScreenHandle,
   errorElement: <RouteError />,
   children: [
-    { index: true, element: page(<BusinessHomePage />) },
-    { path: 'giftcard', element: page(<BusinessGiftCardsPage />) },
-    { path: 'redeem', element: page(<RedeemPage />) },
-    { path: 'redeem/receipts/:id', element: page(<ReceiptPage />) },
-    { path: 'sold-cards', element: page(<SoldCardsPage />) },
-    { path: 'sold-cards/:cardId', element: page(<SoldCardPage />) },
-    { path: 'sales', element: page(<SalesPage />) },
-    { path: 'sales/redemptions', element: page(<RedemptionsPage />) },
-    { path: 'wallet', element: page(<BusinessWalletPage />) },
-    { path: 'wallet/statement', element: page(<WalletStatementPage />) },
-    { path: 'notify', element: page(<NotificationsPage title="Notification" />) },
-    { path: 'support', element: page(<SupportPage />) },
-    { path: 'account', element: page(<BusinessAccountPage />) },
+    { index: true, ...screen(BusinessHomePage) },
+    { path: 'giftcard', ...screen(BusinessGiftCardsPage) },
+    { path: 'redeem', ...screen(RedeemPage) },
+    { path: 'redeem/receipts/:id', ...screen(ReceiptPage) },
+    { path: 'sold-cards', ...screen(SoldCardsPage) },
+    { path: 'sold-cards/:cardId', ...screen(SoldCardPage) },
+    { path: 'sales', ...screen(SalesPage) },
+    { path: 'sales/redemptions', ...screen(RedemptionsPage) },
+    { path: 'wallet', ...screen(BusinessWalletPage) },
+    { path: 'wallet/statement', ...screen(WalletStatementPage) },
+    { path: 'notify', ...screen(NotificationsPage, { title: 'Notification' }) },
+    { path: 'support', ...screen(SupportPage) },
+    { path: 'account', ...screen(BusinessAccountPage) },
   ],
 };

@@ -1,4 +1,5 @@
-import { Suspense, type ReactNode } from 'react';
+import { Suspense, type ComponentType, type ReactNode } from 'react';
+import type { RouteObject } from 'react-router';
 import { PublicOnly } from '../guards';
 
 function PageLoading() {
@@ -18,3 +19,17 @@ export const page = (node: ReactNode) => <Suspense fallback={<PageLoading />}>{n
 
 /** A screen only for signed-out visitors (a signed-in one goes to their dashboard). */
 export const publicPage = (node: ReactNode) => page(<PublicOnly>{node}</PublicOnly>);
+
+/** A route's `handle`: its lazily loaded screen, so start-up can fetch the code an address opens (router.tsx). */
+export interface ScreenHandle {
+  screen: { preload(): Promise<void> };
+}
+
+/** A route's screen: drawn lazily with its spinner, and named in the route's handle. */
+export function screen<P extends object>(
+  Screen: ComponentType<P> & ScreenHandle['screen'],
+  ...props: keyof P extends never ? [] : [P]
+): Pick<RouteObject, 'element' | 'handle'> {
+  const handle: ScreenHandle = { screen: Screen };
+  return { element: page(<Screen {...((props[0] ?? {}) as P)} />), handle };
+}

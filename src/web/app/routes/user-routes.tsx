@@ -3,7 +3,7 @@ import { fetchCatalogueEarly } from '../../features/catalogue/api';
 import { RequireRole } from '../guards';
 import { lazyPage } from '../lazy-page';
 import { RouteError } from '../route-error';
-import { page } from './page';
+import { page, screen, type ScreenHandle } from './page';
 
 const UserLayout = lazyPage(() => import('../layouts/user-layout'));
 const UserHomePage = lazyPage(() => import('../../features/catalogue/user-home-page'));
@@ -19,15 +19,12 @@ const OrderReceiptPage = lazyPage(() => import('../../features/orders/order-rece
 const PurchasedCardPage = lazyPage(() => import('../../features/cards/purchased-card-page'));
 const GiftsPage = lazyPage(() => import('../../features/cards/gifts-page'));
 
-/**
- * Starts downloading the dashboard's frame, and its home (the catalogue's code and its first page of
- * cards) when that is the address, at once. Resolves when the code is here (or failed to come).
- */
-export function preloadUserScreens(pathname: string, search: string): Promise<unknown> {
+/** The data the dashboard's address opens, asked for at start-up with its code (router.tsx `preloadScreens`). */
+export function fetchUserDataEarly(pathname: string, search: string) {
   // The data first: a browser opens six connections per host, and the code can wait for the last one.
-  const home = /^\/user-dashboard\/?$/.test(pathname);
-  if (home) fetchCatalogueEarly((new URLSearchParams(search).get('q') ?? '').trim());
-  return Promise.all([UserLayout.preload(), ...(home ? [UserHomePage.preload()] : [])]);
+  if (/^\/user-dashboard\/?$/.test(pathname)) {
+    fetchCatalogueEarly((new URLSearchParams(search).get('q') ?? '').trim());
+  }
 }
 
 /** Seed §2 "User dashboard": /user-dashboard and its screens, for a signed-in user only. */
@@ -38,20 +35,21 @@ export const userRoutes: RouteObject = {
       <UserLayout />
     </RequireRole>,
   ),
+  handle: { screen: UserLayout } satisfies ScreenHandle,
   errorElement: <RouteError />,
   children: [
-    { index: true, element: page(<UserHomePage />) },
-    { path: 'profile', element: page(<UserProfilePage />) },
-    { path: 'mycards', element: page(<UserMyCardsPage />) },
-    { path: 'notify', element: page(<NotificationsPage title="Notifications" />) },
-    { path: 'support', element: page(<SupportPage />) },
+    { index: true, ...screen(UserHomePage) },
+    { path: 'profile', ...screen(UserProfilePage) },
+    { path: 'mycards', ...screen(UserMyCardsPage) },
+    { path: 'notify', ...screen(NotificationsPage, { title: 'Notifications' }) },
+    { path: 'support', ...screen(SupportPage) },
     // The old app's card-detail route was the literal text "id" (seed §2); its links land here.
-    { path: 'card/id', element: page(<LegacyCardLinkPage />) },
-    { path: 'card/:id', element: page(<UserCardPage />) },
-    { path: 'orders', element: page(<OrdersPage />) },
-    { path: 'orders/:orderId', element: page(<OrderResultPage />) },
-    { path: 'orders/:orderId/receipt', element: page(<OrderReceiptPage />) },
-    { path: 'mycards/:cardId', element: page(<PurchasedCardPage />) },
-    { path: 'gifts', element: page(<GiftsPage />) },
+    { path: 'card/id', ...screen(LegacyCardLinkPage) },
+    { path: 'card/:id', ...screen(UserCardPage) },
+    { path: 'orders', ...screen(OrdersPage) },
+    { path: 'orders/:orderId', ...screen(OrderResultPage) },
+    { path: 'orders/:orderId/receipt', ...screen(OrderReceiptPage) },
+    { path: 'mycards/:cardId', ...screen(PurchasedCardPage) },
+    { path: 'gifts', ...screen(GiftsPage) },
   ],
 };
