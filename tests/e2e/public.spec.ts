@@ -252,3 +252,30 @@ test.describe('select account and the other public screens', () => {
     });
   }
 });
+
+test.describe('the pre-rendered balance form', () => {
+  test('is there before its code, and what was typed goes through the app once it takes over', async ({
+    page,
+  }) => {
+    let release = () => {};
+    const held = new Promise<void>((done) => (release = done));
+    await page.route(/\/assets\/start-[^/]*\.js$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto('/balance', { waitUntil: 'commit' });
+    await expect(page.getByRole('heading', { level: 1, name: 'Check a balance' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Check balance' })).toBeDisabled();
+    await page.locator('#root form').evaluate((form) => form.setAttribute('data-built', ''));
+    const code = page.locator('input[name="code"]');
+    await code.fill('abcd2345');
+
+    release();
+    await expect(page.locator('#root form[data-built]')).toHaveCount(0, { timeout: 15_000 });
+    // The app's own field took the typing, and formatted it as a code.
+    await expect(code).toHaveValue('ABCD-2345');
+    await expect(code).toBeFocused();
+    await page.getByRole('button', { name: 'Check balance' }).click();
+    await expect(page.getByText(/too short/)).toBeVisible();
+  });
+});

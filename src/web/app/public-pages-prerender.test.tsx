@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { PRERENDERED_CONFIG_SCRIPT, PRERENDERED_PAGES, renderPublicPages } from './public-pages-prerender';
-import { prerenderedScreens } from './routes/public-routes';
+import { matchRoutes } from 'react-router';
+import type { ScreenHandle } from './routes/page';
+import { everyoneRoutes, signedOutRoutes } from './routes/public-routes';
 
 // What the build pre-renders for /faqs, /terms, /support, /select-account and the log-in and sign-up forms
 // (scripts/prerender.mjs): readable without JavaScript.
@@ -17,6 +19,7 @@ describe('the pre-rendered public pages', () => {
       '/register',
       '/business/login',
       '/business/register',
+      '/balance',
     ]);
     for (const html of Object.values(pages).slice(0, 3)) {
       expect(html).toContain('href="/"');
@@ -37,11 +40,12 @@ describe('the pre-rendered public pages', () => {
     }
   });
 
-  it('hold the log-in and sign-up forms, their fields named, and no submit button the browser could send', () => {
+  it('hold the log-in, sign-up and balance forms, their fields named, and no submit button the browser could send', () => {
     const fields = (html: string) => [...html.matchAll(/<input[^>]*\bname="([^"]+)"/g)].map((m) => m[1]);
     for (const [path, heading, names, submit] of [
       ['/login', 'Welcome back', ['email', 'password', 'remember'], 'Log in'],
       ['/business/login', 'Business login', ['email', 'password', 'remember'], 'Log in'],
+      ['/balance', 'Check a balance', ['code'], 'Check balance'],
       [
         '/register',
         'Create your account',
@@ -76,7 +80,12 @@ describe('the pre-rendered public pages', () => {
     );
   });
 
-  it('are the pages the app waits for before drawing over their HTML (one list each side, kept equal)', () => {
-    expect(Object.keys(prerenderedScreens)).toEqual(PRERENDERED_PAGES.map((page) => page.path));
+  it('are routes that name their screen, whose code the app waits for before drawing over the HTML', () => {
+    for (const { path } of PRERENDERED_PAGES) {
+      const matches = matchRoutes([...signedOutRoutes, { children: everyoneRoutes }], path) ?? [];
+      const page = matches.at(-1);
+      expect(page?.pathname, path).toBe(path);
+      expect((page?.route.handle as ScreenHandle | undefined)?.screen.preload, path).toBeTypeOf('function');
+    }
   });
 });

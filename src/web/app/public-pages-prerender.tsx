@@ -7,7 +7,9 @@ import RegisterBusinessPage from '../features/accounts/register-business-page';
 import RegisterUserPage from '../features/accounts/register-user-page';
 import SelectAccountPage from '../features/accounts/select-account-page';
 import UserLoginPage from '../features/accounts/user-login-page';
+import BalancePage from '../features/cards/balance-page';
 import FaqsPage from '../features/site/faqs-page';
+import { PublicPageLayout } from '../features/site/public-page-layout';
 import PublicSupportPage from '../features/site/public-support-page';
 import TermsPage from '../features/site/terms-page';
 import { seedPublicConfig } from '../features/site/use-public-config';
@@ -16,7 +18,7 @@ import { DEFAULT_SUPPORT_EMAIL, publicConfigScript, type PublicConfig } from '..
 
 /**
  * The public pages whose HTML the build writes (besides the landing page), and the file each goes to. The
- * log-in and sign-up forms among them: what someone types before the app takes over is carried into the
+ * log-in, sign-up and balance forms among them: what someone types before the app takes over is carried into the
  * form it draws (main.tsx, lib/typed-fields.ts), and until then their submit button is disabled, so the
  * browser never sends the form itself (a password in the address).
  */
@@ -29,6 +31,12 @@ export const PRERENDERED_PAGES: { path: string; file: string; Page: ComponentTyp
   { path: '/register', file: 'register.html', Page: RegisterUserPage },
   { path: '/business/login', file: 'business-login.html', Page: BusinessLoginPage },
   { path: '/business/register', file: 'business-register.html', Page: RegisterBusinessPage },
+  // In the public chrome, as the app draws it through its layout route (PublicLayoutRoute).
+  {
+    path: '/balance',
+    file: 'balance.html',
+    Page: () => <PublicPageLayout>{<BalancePage />}</PublicPageLayout>,
+  },
 ];
 
 /** A form's submit buttons, disabled in the built page: only the app sends a form. */

@@ -3,7 +3,7 @@ import { lazyPage } from './lazy-page';
 import { RouteError } from './route-error';
 import { businessRoutes } from './routes/business-routes';
 import { page, type ScreenHandle } from './routes/page';
-import { everyoneRoutes, notFoundRoute, prerenderedScreens, signedOutRoutes } from './routes/public-routes';
+import { everyoneRoutes, notFoundRoute, signedOutRoutes } from './routes/public-routes';
 import { fetchUserDataEarly, userRoutes } from './routes/user-routes';
 import { SessionSync } from './session-sync';
 
@@ -28,31 +28,25 @@ export const router = createBrowserRouter([
 ]);
 
 /**
- * The screens an address opens, fetched at start-up instead of one lazy chunk after another as React renders
- * the query shell, the layout and then the screen: a dashboard's by its address, and a public page whose HTML
- * the build pre-rendered. Resolves when the screens are here (or failed to come). The app waits for that
- * before it draws (main.tsx): a screen whose code is here draws at once, where one that suspends shows its
- * spinner and, once shown, React holds the screen back for 300 ms more (its fallback throttle), which put the
- * catalogue's first screen 0.3 s behind its code. For a pre-rendered page it also means the reader never sees
- * a spinner replace the page.
+ * The screens an address opens (each route names its own in its `handle`): the query shell, a dashboard's
+ * frame, the page. Fetched at start-up, together, instead of one lazy chunk after another as React renders
+ * them; resolves when they are here (or failed to come). The app waits for that before it draws (main.tsx):
+ * a screen whose code is here draws at once, where one that suspends shows its spinner and, once shown, React
+ * holds the screen back for 300 ms more (its fallback throttle), which put the catalogue's first screen 0.3 s
+ * behind its code. Over a pre-rendered page it also means the reader never sees a spinner replace the page.
+ * Not another role's dashboard: its guard sends the person elsewhere, so its code would only hold them up.
  */
 export async function preloadScreens(
   { pathname, search }: Pick<Location, 'pathname' | 'search'>,
   role: 'business' | 'user' | null,
 ): Promise<void> {
-  const loading: Promise<unknown>[] = [];
-  const dashboard = role === 'user' ? '/user-dashboard' : role === 'business' ? '/dashboard' : null;
-  if (dashboard && (pathname === dashboard || pathname.startsWith(`${dashboard}/`))) {
-    if (role === 'user') fetchUserDataEarly(pathname, search);
-    // Every screen on the address's route: the query shell, the dashboard's frame and the screen itself.
-    for (const { route } of matchRoutes(router.routes, pathname) ?? []) {
-      const handle = route.handle as ScreenHandle | undefined;
-      if (handle) loading.push(handle.screen.preload());
-    }
-  }
-  const prerendered = prerenderedScreens[pathname];
-  if (prerendered) {
-    loading.push(prerendered.screen.preload(), ...(prerendered.inQueryShell ? [QueryShell.preload()] : []));
-  }
+  const within = (area: string) => pathname === area || pathname.startsWith(`${area}/`);
+  const own = role === 'user' ? '/user-dashboard' : role === 'business' ? '/dashboard' : null;
+  if (['/user-dashboard', '/dashboard'].some((area) => area !== own && within(area))) return;
+  if (role === 'user' && within('/user-dashboard')) fetchUserDataEarly(pathname, search);
+  const loading = (matchRoutes(router.routes, pathname) ?? []).flatMap(({ route }) => {
+    const handle = route.handle as ScreenHandle | undefined;
+    return handle ? [handle.screen.preload()] : [];
+  });
   await Promise.all(loading);
 }

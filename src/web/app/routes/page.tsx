@@ -33,3 +33,11 @@ export function screen<P extends object>(
   const handle: ScreenHandle = { screen: Screen };
   return { element: page(<Screen {...((props[0] ?? {}) as P)} />), handle };
 }
+
+/** A screen only for signed-out visitors, named in the route's handle. */
+export function publicScreen(
+  Screen: ComponentType & ScreenHandle['screen'],
+): Pick<RouteObject, 'element' | 'handle'> {
+  const handle: ScreenHandle = { screen: Screen };
+  return { element: publicPage(<Screen />), handle };
+}

@@ -1,6 +1,6 @@
 import type { RouteObject } from 'react-router';
 import { lazyPage } from '../lazy-page';
-import { page, publicPage } from './page';
+import { publicScreen, screen } from './page';
 
 const LandingPage = lazyPage(() => import('../../features/site/landing-page'));
 const SelectAccountPage = lazyPage(() => import('../../features/accounts/select-account-page'));
@@ -22,56 +22,37 @@ const ConfirmEmailPage = lazyPage(() => import('../../features/accounts/confirm-
 
 /** Signed-out screens: the landing page, choosing an account type, logging in and registering. */
 export const signedOutRoutes: RouteObject[] = [
-  { path: '/', element: publicPage(<LandingPage />) },
-  { path: '/select-account', element: publicPage(<SelectAccountPage />) },
-  { path: '/login', element: publicPage(<UserLoginPage />) },
-  { path: '/register', element: publicPage(<RegisterUserPage />) },
-  { path: '/business/login', element: publicPage(<BusinessLoginPage />) },
-  { path: '/business/register', element: publicPage(<RegisterBusinessPage />) },
+  { path: '/', ...publicScreen(LandingPage) },
+  { path: '/select-account', ...publicScreen(SelectAccountPage) },
+  { path: '/login', ...publicScreen(UserLoginPage) },
+  { path: '/register', ...publicScreen(RegisterUserPage) },
+  { path: '/business/login', ...publicScreen(BusinessLoginPage) },
+  { path: '/business/register', ...publicScreen(RegisterBusinessPage) },
 ];
 
 /** Pages for everyone, signed in or not, that read the public config (in the query shell). */
 export const everyoneRoutes: RouteObject[] = [
-  { path: '/faqs', element: page(<FaqsPage />) },
-  { path: '/terms', element: page(<TermsPage />) },
+  { path: '/faqs', ...screen(FaqsPage) },
+  { path: '/terms', ...screen(TermsPage) },
   // Customer Support for visitors too; the dashboards keep their own Support screen in their shell.
-  { path: '/support', element: page(<PublicSupportPage />) },
+  { path: '/support', ...screen(PublicSupportPage) },
   // Forgot password and the mailed reset link: signed in or not (a reset signs every device out anyway).
-  { path: '/forgot-password', element: page(<ForgotPasswordPage />) },
-  { path: '/reset-password', element: page(<ResetPasswordPage />) },
+  { path: '/forgot-password', ...screen(ForgotPasswordPage) },
+  { path: '/reset-password', ...screen(ResetPasswordPage) },
   {
     // Public pages of other features, in the site's public chrome.
-    element: page(<PublicLayoutRoute />),
+    ...screen(PublicLayoutRoute),
     children: [
-      { path: '/balance', element: page(<BalancePage />) },
+      { path: '/balance', ...screen(BalancePage) },
       // A gift's link (from its e-mail or notification), signed in or not.
-      { path: '/gifts/:id', element: page(<GiftLandingPage />) },
+      { path: '/gifts/:id', ...screen(GiftLandingPage) },
       // The link mailed to a new e-mail address (works on any device, signed in or not).
-      { path: '/confirm-email', element: page(<ConfirmEmailPage />) },
+      { path: '/confirm-email', ...screen(ConfirmEmailPage) },
       // The mail kept on this machine when no SMTP server is configured (a 404 from the API otherwise).
-      { path: '/dev/mailbox', element: page(<MailboxPage />) },
+      { path: '/dev/mailbox', ...screen(MailboxPage) },
     ],
   },
 ];
 
-/**
- * The screens whose HTML the build pre-renders (src/web/app/public-pages-prerender.tsx), by address, and
- * whether they sit in the query shell: `preloadScreens` fetches their code at start-up, and the app waits for
- * it before it draws over that HTML, so no spinner comes between the two.
- */
-export const prerenderedScreens: Record<
-  string,
-  { screen: { preload(): Promise<void> }; inQueryShell: boolean }
-> = {
-  '/faqs': { screen: FaqsPage, inQueryShell: true },
-  '/terms': { screen: TermsPage, inQueryShell: true },
-  '/support': { screen: PublicSupportPage, inQueryShell: true },
-  '/select-account': { screen: SelectAccountPage, inQueryShell: false },
-  '/login': { screen: UserLoginPage, inQueryShell: false },
-  '/register': { screen: RegisterUserPage, inQueryShell: false },
-  '/business/login': { screen: BusinessLoginPage, inQueryShell: false },
-  '/business/register': { screen: RegisterBusinessPage, inQueryShell: false },
-};
-
 /** Any other address. */
-export const notFoundRoute: RouteObject = { path: '*', element: page(<NotFoundPage />) };
+export const notFoundRoute: RouteObject = { path: '*', ...screen(NotFoundPage) };
