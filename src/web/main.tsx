@@ -19,8 +19,10 @@ const screens = preloadScreens(window.location, bizClient ? 'business' : userDat
 await applyDeferredStyles();
 // React draws once the address's screens are here (preloadScreens says why), over the loading screen in
 // index.html or the pre-rendered page. Not awaited at the top level: the screens' chunks import this entry's
-// own chunk, so they can only finish loading once this module has. A screen that has not come within
-// FIRST_SCREEN_WAIT_MS is left to React.lazy, which shows its spinner and, in the end, its time-out's error.
+// own chunk, so they can only finish loading once this module has. Over the loading screen, a screen that has
+// not come within FIRST_SCREEN_WAIT_MS is left to React.lazy, which shows its spinner and, in the end, its
+// time-out's error. A pre-rendered page is kept until its code is here (or failed to come): a spinner in its
+// place would throw away what was typed into it.
 const FIRST_SCREEN_WAIT_MS = 3000;
 const root = document.getElementById('root')!;
 const app = (
@@ -41,4 +43,8 @@ function draw() {
   flushSync(() => reactRoot.render(app));
   restoreTypedFields(root, typed);
 }
-void Promise.race([screens, new Promise((resolve) => setTimeout(resolve, FIRST_SCREEN_WAIT_MS))]).then(draw);
+void (
+  root.dataset.prerendered
+    ? screens
+    : Promise.race([screens, new Promise((resolve) => setTimeout(resolve, FIRST_SCREEN_WAIT_MS))])
+).then(draw);

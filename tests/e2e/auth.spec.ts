@@ -1,5 +1,13 @@
 import { expect, test } from '@playwright/test';
-import { businessInput, DEFAULT_PASSWORD, logInViaForm, registerViaApi, userInput } from './support';
+import {
+  businessInput,
+  DEFAULT_PASSWORD,
+  logInViaForm,
+  registerViaApi,
+  spinnerSeen,
+  userInput,
+  watchForSpinners,
+} from './support';
 
 test.describe('registration', () => {
   test('a user registers, sees the 1-second success message, and lands on /login', async ({ page }) => {
@@ -166,6 +174,26 @@ test.describe('the pre-rendered forms', () => {
       await expect(page).toHaveURL(role === 'business' ? /\/dashboard$/ : /\/user-dashboard$/);
     });
   }
+});
+
+test.describe('a pre-rendered form whose screen is slow to come', () => {
+  test('stays on screen, with no spinner in its place, until its code is here, and keeps what was typed', async ({
+    page,
+  }) => {
+    // Past the 3 seconds after which the app stops waiting for a screen over the plain loading screen.
+    await watchForSpinners(page, '#root .animate-spin');
+    await page.route(/\/assets\/user-login-page-[^/]*\.js$/, async (route) => {
+      await new Promise((done) => setTimeout(done, 4_000));
+      await route.continue();
+    });
+    await page.goto('/login');
+    await page.locator('#root form').evaluate((form) => form.setAttribute('data-built', ''));
+    const email = page.getByLabel('Email or username');
+    await email.fill('slow@example.test');
+    await expect(page.locator('#root form[data-built]')).toHaveCount(0, { timeout: 15_000 });
+    await expect(email).toHaveValue('slow@example.test');
+    expect(await spinnerSeen(page)).toBe(false);
+  });
 });
 
 test.describe('guards', () => {
