@@ -169,8 +169,10 @@ test.describe('dialogs wear the product look', () => {
       await page.getByLabel('Email').fill(input.email);
       await page.getByLabel('Password', { exact: true }).fill('Wrong-password-1');
       await page.getByLabel('Remember me').check();
-      // The page's own primary button, before the dialog makes the page behind it inert.
+      // The page's own primary button, before the dialog makes the page behind it inert: the app's, once it
+      // has drawn over the pre-rendered form (whose button is disabled until then).
       const primary = page.getByRole('button', { name: 'Log in' });
+      await expect(primary).toBeEnabled();
       const properties = [
         'background-color',
         'color',
