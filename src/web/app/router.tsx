@@ -2,7 +2,7 @@ import { createBrowserRouter, matchRoutes } from 'react-router';
 import { lazyPage } from './lazy-page';
 import { RouteError } from './route-error';
 import { businessRoutes } from './routes/business-routes';
-import { page, type ScreenHandle } from './routes/page';
+import { screen, type ScreenHandle } from './routes/page';
 import { everyoneRoutes, notFoundRoute, signedOutRoutes } from './routes/public-routes';
 import { fetchUserDataEarly, userRoutes } from './routes/user-routes';
 import { SessionSync } from './session-sync';
@@ -18,8 +18,7 @@ export const router = createBrowserRouter([
       ...signedOutRoutes,
       {
         // Screens that fetch data share one TanStack Query cache, loaded with them.
-        element: page(<QueryShell />),
-        handle: { screen: QueryShell } satisfies ScreenHandle,
+        ...screen(QueryShell),
         children: [...everyoneRoutes, businessRoutes, userRoutes],
       },
       notFoundRoute,
