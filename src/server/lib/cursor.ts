@@ -21,14 +21,35 @@ function isRealTime(time: string): boolean {
 export function decodeCursor(cursor: string): { time: string; id: string } {
   const [time, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
   const valid = time && id && CURSOR_TIME.test(time) && isRealTime(time) && CURSOR_ID.test(id);
-  if (!valid) {
-    throw new AppError(
-      'VALIDATION_FAILED',
-      'That page cursor is not valid. Start again from the first page.',
-      {
-        details: { fieldErrors: { cursor: ['not a cursor this API gave out'] } },
-      },
-    );
-  }
+  if (!valid) throw invalidCursor();
   return { time, id };
+}
+
+/**
+ * Keyset cursors over the ledger's own order (a posting's transaction, then its id): the last line's xid8 and
+ * id, opaque to clients. A transaction id is a 64-bit number; anything longer or larger is refused here, so
+ * PostgreSQL's cast cannot fail on a hand-made cursor.
+ */
+export function encodeLedgerCursor(row: { xact: string; id: string }): string {
+  return Buffer.from(`x${row.xact}|${row.id}`).toString('base64url');
+}
+
+const CURSOR_XACT = /^x(\d{1,20})$/;
+const XID8_MAX = 2n ** 64n - 1n;
+
+export function decodeLedgerCursor(cursor: string): { xact: string; id: string } {
+  const [xact, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
+  const digits = xact ? CURSOR_XACT.exec(xact)?.[1] : undefined;
+  if (!digits || BigInt(digits) > XID8_MAX || !id || !CURSOR_ID.test(id)) throw invalidCursor();
+  return { xact: BigInt(digits).toString(), id };
+}
+
+function invalidCursor(): AppError {
+  return new AppError(
+    'VALIDATION_FAILED',
+    'That page cursor is not valid. Start again from the first page.',
+    {
+      details: { fieldErrors: { cursor: ['not a cursor this API gave out'] } },
+    },
+  );
 }

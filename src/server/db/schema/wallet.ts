@@ -77,7 +77,9 @@ export const postings = pgTable(
   },
   (t) => [
     index('postings_entry_idx').on(t.entryId),
-    index('postings_ledger_account_xact_idx').on(t.ledgerAccountId, t.xact),
+    // An account's postings in the ledger's order: the balance's postings since the fold (ADR 022) and the
+    // statement's pages, whose sum of the postings above a page is read from this index alone (the amount).
+    index('postings_ledger_account_xact_idx').on(t.ledgerAccountId, t.xact, t.id, t.amount),
     index('postings_xact_idx').on(t.xact),
     check('postings_amount_nonzero', sql`${t.amount} <> 0`),
   ],

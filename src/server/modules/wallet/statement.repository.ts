@@ -6,19 +6,27 @@ import { orders } from '../../db/schema/orders';
 import { journalEntries, ledgerAccounts, postings, withdrawals } from '../../db/schema/wallet';
 
 /**
- * The business's wallet statement: every posting on its wallet account with the balance after it, a
- * running sum over the ledger lines (oldest first) computed by a window function, so the newest line's
- * balance is the wallet's balance. Lines are ordered by their entry's time, then the posting's id.
+ * The business's wallet statement: every posting on its wallet account, newest first in the ledger's own order
+ * (its transaction, `xact`, then its id), with the balance after it, counted down from the wallet's balance
+ * now (`ledger_balance()`, in the same statement's snapshot): a line's balance is the balance less every
+ * posting after it (ADR 034). The postings are read newest first from the cursor along
+ * `postings_ledger_account_xact_idx`, each with the sum of those read before it, and the read stops when the
+ * page is full: the first page, the usual one, reads only its own lines. A page below a cursor adds the sum of
+ * the postings from the cursor up, read from that index alone (it carries the amount). The days' filter
+ * chooses among the lines read, after their sum: a line of another day still counts for the lines below it
+ * (an entry's time and its transaction's order can disagree at a day's edge), so a line's balance is the same
+ * in any view.
  */
 export interface StatementRow {
   id: string;
   created_at: Date | string;
-  cursor_time: string;
+  cursor_xact: string;
   entry_kind: string;
   entry_reference: string;
   amount: string;
   currency: string;
   balance_after: string;
+  wallet_balance: string;
   fee: string | null;
   order_reference: string | null;
   order_amount: string | null;
@@ -26,7 +34,7 @@ export interface StatementRow {
 }
 
 export interface StatementFilter {
-  after?: { time: string; id: string };
+  after?: { xact: string; id: string };
   from?: string;
   before?: string;
 }
@@ -34,44 +42,48 @@ export interface StatementFilter {
 const UUID_IN_REFERENCE = `([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})`;
 
 function statementQuery(businessId: string, currency: string, filter: StatementFilter, limit?: number): SQL {
-  const conditions: SQL[] = [];
-  if (filter.from) conditions.push(sql`l.created_at >= ${filter.from}::timestamptz`);
-  if (filter.before) conditions.push(sql`l.created_at < ${filter.before}::timestamptz`);
-  if (filter.after) {
-    conditions.push(
-      sql`(l.created_at, l.id) < (${filter.after.time}::timestamptz, ${filter.after.id}::uuid)`,
-    );
-  }
-  const where = conditions.length ? sql`WHERE ${sql.join(conditions, sql` AND `)}` : sql``;
+  const days: SQL[] = [];
+  if (filter.from) days.push(sql`e.created_at >= ${filter.from}::timestamptz`);
+  if (filter.before) days.push(sql`e.created_at < ${filter.before}::timestamptz`);
+  const after = filter.after && sql`(${filter.after.xact}::xid8, ${filter.after.id}::uuid)`;
   return sql`
-    WITH lines AS (
-      SELECT p.id, p.entry_id, p.amount, p.currency, e.kind AS entry_kind, e.reference AS entry_reference,
-             e.created_at,
-             sum(p.amount) OVER (ORDER BY e.created_at, p.id ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)
-               AS balance_after
-      FROM ${postings} p
-      JOIN ${journalEntries} e ON e.id = p.entry_id
-      JOIN ${ledgerAccounts} la ON la.id = p.ledger_account_id
-      WHERE la.kind = 'business_wallet' AND la.owner_id = ${businessId} AND la.currency = ${currency}
+    WITH wallet AS MATERIALIZED (
+      SELECT la.id, ledger_balance(la.id) AS balance FROM ${ledgerAccounts} la
+       WHERE la.kind = 'business_wallet' AND la.owner_id = ${businessId} AND la.currency = ${currency}
+    ),
+    lines AS (
+      SELECT p.id, p.xact, p.entry_id, p.amount, p.currency,
+             coalesce(sum(p.amount) OVER (ORDER BY p.xact DESC, p.id DESC
+                                          ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS newer
+        FROM ${postings} p
+       WHERE p.ledger_account_id = (SELECT id FROM wallet) ${after ? sql`AND (p.xact, p.id) < ${after}` : sql``}
+       ORDER BY p.xact DESC, p.id DESC
     )
-    SELECT l.id, l.created_at,
-           to_char(l.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_time,
-           l.entry_kind, l.entry_reference, l.amount::text AS amount, l.currency,
-           l.balance_after::text AS balance_after,
+    SELECT l.id, e.created_at, l.xact::text AS cursor_xact, e.kind AS entry_kind, e.reference AS entry_reference,
+           l.amount::text AS amount, l.currency,
+           ((SELECT balance FROM wallet) - ${
+             after
+               ? sql`(SELECT coalesce(sum(q.amount), 0) FROM ${postings} q
+                 WHERE q.ledger_account_id = (SELECT id FROM wallet) AND (q.xact, q.id) >= ${after})`
+               : sql`0`
+           }
+             - l.newer)::text AS balance_after,
+           (SELECT balance FROM wallet)::text AS wallet_balance,
            (SELECT p2.amount::text FROM ${postings} p2
               JOIN ${ledgerAccounts} la2 ON la2.id = p2.ledger_account_id
              WHERE p2.entry_id = l.entry_id AND la2.kind = 'platform_revenue' LIMIT 1) AS fee,
            o.reference AS order_reference, o.amount::text AS order_amount,
-           w.reference AS withdrawal_reference
+           wd.reference AS withdrawal_reference
     FROM lines l
+    JOIN ${journalEntries} e ON e.id = l.entry_id
     LEFT JOIN ${orders} o
-      ON l.entry_reference LIKE '%order:%'
-     AND o.id = substring(l.entry_reference from ${UUID_IN_REFERENCE})::uuid
-    LEFT JOIN ${withdrawals} w
-      ON l.entry_reference LIKE 'withdrawal:%'
-     AND w.id = substring(l.entry_reference from ${UUID_IN_REFERENCE})::uuid
-    ${where}
-    ORDER BY l.created_at DESC, l.id DESC
+      ON e.reference LIKE '%order:%'
+     AND o.id = substring(e.reference from ${UUID_IN_REFERENCE})::uuid
+    LEFT JOIN ${withdrawals} wd
+      ON e.reference LIKE 'withdrawal:%'
+     AND wd.id = substring(e.reference from ${UUID_IN_REFERENCE})::uuid
+    ${days.length ? sql`WHERE ${sql.join(days, sql` AND `)}` : sql``}
+    ORDER BY l.xact DESC, l.id DESC
     ${limit === undefined ? sql`` : sql`LIMIT ${limit}`}
   `;
 }

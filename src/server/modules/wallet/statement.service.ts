@@ -3,7 +3,7 @@ import { PLATFORM_TIME_ZONE } from '../../../shared/cards/sales';
 import { formatMoney, type Money } from '../../../shared/money';
 import type { StatementKind, StatementLine, StatementPage } from '../../../shared/wallet/statement';
 import { csvAmount, csvStream } from '../../lib/csv';
-import { decodeCursor, encodeCursor } from '../../lib/cursor';
+import { decodeLedgerCursor, encodeLedgerCursor } from '../../lib/cursor';
 import { dayRange } from '../../lib/day-range';
 import type { CoreDeps } from '../../lib/deps';
 import { listStatement, streamStatement, type StatementRow } from './statement.repository';
@@ -70,7 +70,7 @@ export async function getStatement(
     deps.db,
     businessId,
     currency,
-    { ...range, after: query.cursor ? decodeCursor(query.cursor) : undefined },
+    { ...range, after: query.cursor ? decodeLedgerCursor(query.cursor) : undefined },
     query.limit + 1,
   );
   const page = rows.slice(0, query.limit);
@@ -78,8 +78,11 @@ export async function getStatement(
   return {
     items: page.map(toStatementLine),
     nextCursor:
-      rows.length > query.limit && last ? encodeCursor({ cursorTime: last.cursor_time, id: last.id }) : null,
-    balance: await walletBalance(deps.db, businessId, currency),
+      rows.length > query.limit && last ? encodeLedgerCursor({ xact: last.cursor_xact, id: last.id }) : null,
+    // The balance the lines were counted down from (the same snapshot), or read on its own for no lines.
+    balance: rows[0]
+      ? toMoney(rows[0].wallet_balance, currency)
+      : await walletBalance(deps.db, businessId, currency),
   };
 }
 
