@@ -22,7 +22,7 @@ export const statementRoutes: FastifyPluginAsyncZod<CoreDeps> = async (app, deps
         tags: ['wallet'],
         summary: 'Every movement of your wallet, newest first, with the balance after each (business only)',
         description:
-          'From the ledger: sales (net of the platform fee), refunds, withdrawals and failed withdrawals coming back. The newest line’s balanceAfter equals GET /wallet’s balance. from/to are days in the platform time zone.',
+          'From the ledger, in the order it wrote them (newest first): sales (net of the platform fee), refunds, withdrawals and failed withdrawals coming back. The newest line’s balanceAfter equals GET /wallet’s balance, and each line’s is the one above it less that line’s amount, in any page or day range. from/to are days in the platform time zone; nextCursor continues below the last line.',
         querystring: statementQuerySchema,
         response: { 200: statementPageSchema, ...errors },
       },

@@ -18,17 +18,27 @@ const HALF_DAY = 12 * 60 * 60;
 
 const dayLabel = new Intl.DateTimeFormat('en-NG', { day: 'numeric', month: 'short', timeZone: 'UTC' });
 
+/** Per currency: its minor units' digits and its compact format, made once (an axis asks on every draw). */
+const compactFormats = new Map<string, { digits: number; format: Intl.NumberFormat }>();
+
 /** Minor units to a short axis label (₦12K, ₦1.5M): only for drawing, never for sums. */
 function compactMoney(minor: number, currency: string): string {
-  const digits =
-    new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
-  return new Intl.NumberFormat('en-NG', {
-    style: 'currency',
-    currency,
-    currencyDisplay: 'narrowSymbol',
-    notation: 'compact',
-    maximumFractionDigits: 1,
-  }).format(minor / 10 ** digits);
+  let made = compactFormats.get(currency);
+  if (!made) {
+    const digits =
+      new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ??
+      2;
+    const format = new Intl.NumberFormat('en-NG', {
+      style: 'currency',
+      currency,
+      currencyDisplay: 'narrowSymbol',
+      notation: 'compact',
+      maximumFractionDigits: 1,
+    });
+    made = { digits, format };
+    compactFormats.set(currency, made);
+  }
+  return made.format.format(minor / 10 ** made.digits);
 }
 
 /** A day "2026-11-23" as the chart's x (seconds); the labels are read back in UTC so the day never shifts. */
