@@ -1,32 +1,12 @@
 // Issue 14: the wallet statement's page at 10,000, 100,000 and 1,000,000 lines. One wallet's sales written ten
-// entries to a transaction (as the sale statement writes them), then GET /wallet/statement's query timed as the
-// API runs it (listStatement): the first page, a page 1,000 and 100,000 lines down (by cursor), and one day's
-// page a week before the newest line. Not part of `npm run bench` (no target rests on it): `npx tsx bench/statement.ts`, about
-// two minutes.
-import { rmSync } from 'node:fs';
-import { connectDatabase, runMigrations } from '../src/server/db/client';
-import { startEmbeddedPostgres } from '../src/server/db/embedded';
+// entries to a transaction (as the sale statement writes them), then GET /wallet/statement's query timed as
+// the API runs it (listStatement): the first page, a page 1,000 and 100,000 lines down (by cursor), and one
+// day's page a week before the newest line. Not part of `npm run bench` (no target rests on it):
+// `npx tsx bench/statement.ts`, about three minutes.
 import { listStatement, type StatementFilter } from '../src/server/modules/wallet/statement.repository';
+import { oneWallet } from './one-wallet';
 
-const dataDir = '/tmp/statement-growth-pg';
-rmSync(dataDir, { recursive: true, force: true });
-const pg = await startEmbeddedPostgres({ dataDir, database: 'bench' });
-const database = connectDatabase(pg.url, { max: 2 });
-await runMigrations(database.db);
-const q = (text: string, values: unknown[] = []) => database.pool.query(text, values);
-const business = (
-  await q(`INSERT INTO accounts (role, name, email, username, phone, password_hash)
-           VALUES ('business', 'Growth', 'growth@example.com', 'growth', '08000000000', 'x') RETURNING id`)
-).rows[0].id as string;
-const wallet = (
-  await q(
-    `INSERT INTO ledger_accounts (kind, owner_id, currency) VALUES ('business_wallet', $1, 'NGN') RETURNING id`,
-    [business],
-  )
-).rows[0].id as string;
-const clearing = (
-  await q(`INSERT INTO ledger_accounts (kind, currency) VALUES ('payment_clearing', 'NGN') RETURNING id`)
-).rows[0].id as string;
+const { pg, database, q, business, wallet, clearing } = await oneWallet('/tmp/statement-growth-pg');
 
 /** Milliseconds per call (median of `n`) of the statement page for `filter`, and the page it answered. */
 async function time(filter: StatementFilter, n = 21) {

@@ -1,28 +1,8 @@
 // ADR 022: one wallet with 10,000, 100,000 and 1,000,000 postings; the sum of all its postings (how a balance was
 // read before migration 0017) against ledger_balance() once folded, and with 3,000 postings not folded yet.
 // Not part of `npm run bench` (no target rests on it): `npx tsx bench/wallet-balance.ts`, about two minutes.
-import { rmSync } from 'node:fs';
-import { connectDatabase, runMigrations } from '../src/server/db/client';
-import { startEmbeddedPostgres } from '../src/server/db/embedded';
-const dataDir = '/tmp/wallet-growth-pg';
-rmSync(dataDir, { recursive: true, force: true });
-const pg = await startEmbeddedPostgres({ dataDir, database: 'bench' });
-const database = connectDatabase(pg.url, { max: 2 });
-await runMigrations(database.db);
-const q = (text: string, values: unknown[] = []) => database.pool.query(text, values);
-const business = (
-  await q(`INSERT INTO accounts (role, name, email, username, phone, password_hash)
-           VALUES ('business', 'Growth', 'growth@example.com', 'growth', '08000000000', 'x') RETURNING id`)
-).rows[0].id;
-const w = (
-  await q(
-    `INSERT INTO ledger_accounts (kind, owner_id, currency) VALUES ('business_wallet', $1, 'NGN') RETURNING id`,
-    [business],
-  )
-).rows[0].id;
-const c = (
-  await q(`INSERT INTO ledger_accounts (kind, currency) VALUES ('payment_clearing', 'NGN') RETURNING id`)
-).rows[0].id;
+import { oneWallet } from './one-wallet';
+const { pg, database, q, wallet: w, clearing: c } = await oneWallet('/tmp/wallet-growth-pg');
 const time = async (text: string, values: unknown[], n = 20) => {
   const t = process.hrtime.bigint();
   for (let i = 0; i < n; i++) await q(text, values);
