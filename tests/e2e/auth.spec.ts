@@ -2,6 +2,7 @@ import { expect, test } from '@playwright/test';
 import {
   businessInput,
   DEFAULT_PASSWORD,
+  expectOneSecondTimerBar,
   logInViaForm,
   registerViaApi,
   spinnerSeen,
@@ -24,7 +25,7 @@ test.describe('registration', () => {
 
     const dialog = page.getByRole('dialog');
     await expect(dialog).toContainText('Registration successful');
-    await expect(dialog.locator('.swal2-timer-progress-bar')).toBeVisible();
+    await expectOneSecondTimerBar(dialog);
     await expect(page).toHaveURL(/\/login$/, { timeout: 3000 });
     await expect(dialog).toBeHidden();
   });
@@ -100,7 +101,7 @@ test.describe('login', () => {
     await page.getByRole('button', { name: 'Log in' }).click();
     const dialog = page.getByRole('dialog');
     await expect(dialog).toContainText('Login successful, Taking you to your dashboard');
-    await expect(dialog.locator('.swal2-timer-progress-bar')).toBeVisible();
+    await expectOneSecondTimerBar(dialog);
     await expect(page).toHaveURL(/\/user-dashboard$/, { timeout: 3000 });
     const stored = await page.evaluate(() => localStorage.getItem('persist:giftmart'));
     expect(JSON.parse(stored!)).toMatchObject({

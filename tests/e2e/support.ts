@@ -1,4 +1,4 @@
-import { expect, type Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { businessInput, DEFAULT_PASSWORD, userInput } from '../fixtures/factories';
@@ -116,3 +116,14 @@ export async function watchForSpinners(page: Page, selector: string) {
 
 export const spinnerSeen = (page: Page) =>
   page.evaluate(() => (window as unknown as { spinnerSeen: boolean }).spinnerSeen);
+
+/**
+ * The dialog counts its second down with SweetAlert2's timer bar, which shrinks over one second. Read as its
+ * transition, not its visibility: a bar near the end of its second is too narrow for Playwright to call visible,
+ * so on a machine slowed down the check came too late (a flaky run of the fresh-clone CI, nineteenth session).
+ */
+export async function expectOneSecondTimerBar(dialog: Locator) {
+  const bar = dialog.locator('.swal2-timer-progress-bar');
+  await expect(bar).toHaveCSS('transition-property', 'width');
+  await expect(bar).toHaveCSS('transition-duration', '1s');
+}
