@@ -2,17 +2,19 @@ import { expect, test } from '@playwright/test';
 import {
   businessInput,
   DEFAULT_PASSWORD,
-  expectOneSecondTimerBar,
   logInViaForm,
   registerViaApi,
   spinnerSeen,
+  timerBarTransition,
   userInput,
   watchForSpinners,
+  watchTimerBars,
 } from './support';
 
 test.describe('registration', () => {
   test('a user registers, sees the 1-second success message, and lands on /login', async ({ page }) => {
     const input = userInput();
+    await watchTimerBars(page);
     await page.goto('/register');
     await page.getByLabel('Full name').fill(input.name);
     await page.getByLabel('Username').fill(input.username);
@@ -25,7 +27,7 @@ test.describe('registration', () => {
 
     const dialog = page.getByRole('dialog');
     await expect(dialog).toContainText('Registration successful');
-    await expectOneSecondTimerBar(dialog);
+    await expect.poll(() => timerBarTransition(page)).toBe('width 1s linear');
     await expect(page).toHaveURL(/\/login$/, { timeout: 3000 });
     await expect(dialog).toBeHidden();
   });
@@ -94,6 +96,7 @@ test.describe('login', () => {
     page,
   }) => {
     const input = await registerViaApi(page, 'user');
+    await watchTimerBars(page);
     await page.goto('/login');
     await expect(page.getByLabel('Email or username')).toHaveAttribute('placeholder', 'email or username');
     await page.getByLabel('Email or username').fill(input.username);
@@ -101,7 +104,7 @@ test.describe('login', () => {
     await page.getByRole('button', { name: 'Log in' }).click();
     const dialog = page.getByRole('dialog');
     await expect(dialog).toContainText('Login successful, Taking you to your dashboard');
-    await expectOneSecondTimerBar(dialog);
+    await expect.poll(() => timerBarTransition(page)).toBe('width 1s linear');
     await expect(page).toHaveURL(/\/user-dashboard$/, { timeout: 3000 });
     const stored = await page.evaluate(() => localStorage.getItem('persist:giftmart'));
     expect(JSON.parse(stored!)).toMatchObject({

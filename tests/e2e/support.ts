@@ -1,4 +1,4 @@
-import { expect, type Locator, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { businessInput, DEFAULT_PASSWORD, userInput } from '../fixtures/factories';
@@ -118,12 +118,21 @@ export const spinnerSeen = (page: Page) =>
   page.evaluate(() => (window as unknown as { spinnerSeen: boolean }).spinnerSeen);
 
 /**
- * The dialog counts its second down with SweetAlert2's timer bar, which shrinks over one second. Read as its
- * transition, not its visibility: a bar near the end of its second is too narrow for Playwright to call visible,
- * so on a machine slowed down the check came too late (a flaky run of the fresh-clone CI, nineteenth session).
+ * From the page's first byte, notes the transition SweetAlert2 gives a dialog's timer bar as its countdown starts
+ * (`width 1s linear` for one second); `timerBarTransition` reads the note. Noted in the page as it happens: on a
+ * slowed machine a one-second dialog was gone, or its bar too narrow to count as visible, before a check from the
+ * test reached it (flaky fresh-clone CI runs, nineteenth session).
  */
-export async function expectOneSecondTimerBar(dialog: Locator) {
-  const bar = dialog.locator('.swal2-timer-progress-bar');
-  await expect(bar).toHaveCSS('transition-property', 'width');
-  await expect(bar).toHaveCSS('transition-duration', '1s');
+export async function watchTimerBars(page: Page) {
+  await page.addInitScript(() => {
+    const seen = window as unknown as { timerBarTransition: string };
+    seen.timerBarTransition = '';
+    new MutationObserver(() => {
+      const bar = document.querySelector<HTMLElement>('.swal2-timer-progress-bar');
+      if (bar?.style.transition.startsWith('width')) seen.timerBarTransition = bar.style.transition;
+    }).observe(document, { childList: true, subtree: true, attributes: true, attributeFilter: ['style'] });
+  });
 }
+
+export const timerBarTransition = (page: Page) =>
+  page.evaluate(() => (window as unknown as { timerBarTransition: string }).timerBarTransition);
