@@ -28,14 +28,14 @@ async function business() {
     clearing: await ensurePlatformAccount(tx, 'payment_clearing', 'NGN'),
   }));
   const move = async (amount: number, at = new Date()): Promise<string> => {
-    const { rows } = await t.database.pool.query<{ id: string }>(
+    const { rows } = await t.database.pool.query<{ id: string; ledger_account_id: string }>(
       `WITH e AS (INSERT INTO journal_entries (kind, reference, created_at) VALUES ('sale', $1, $2) RETURNING id)
        INSERT INTO postings (entry_id, ledger_account_id, amount, currency)
        SELECT e.id, l.account, l.amount, 'NGN' FROM e, unnest($3::uuid[], $4::bigint[]) AS l(account, amount)
        RETURNING id, ledger_account_id`,
       [`test:${randomUUID()}`, at.toISOString(), [wallet, clearing], [amount, -amount]],
     );
-    return rows.find((r) => (r as unknown as { ledger_account_id: string }).ledger_account_id === wallet)!.id;
+    return rows.find((r) => r.ledger_account_id === wallet)!.id;
   };
   const page = async (query = '') => {
     const res = await signedIn.request({ method: 'GET', url: `/api/v1/wallet/statement${query}` });
