@@ -1,12 +1,11 @@
-import { StrictMode, startTransition } from 'react';
-import { flushSync } from 'react-dom';
+import { StrictMode, startTransition, useLayoutEffect, type ReactNode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { preloadScreens, router } from './app/router';
 import { REHYDRATE_TIMEOUT_MS } from './lib/constants';
 import { applyDeferredStyles } from './lib/deferred-styles';
 import { useGiftCardStore, whenHydrated } from './lib/store';
-import { readTypedFields, restoreTypedFields } from './lib/typed-fields';
+import { restoreTypedFields, watchTypedFields, type TypedFieldsWatch } from './lib/typed-fields';
 import './index.css';
 
 // A visit to / is the pre-rendered landing page (landing.html, src/web/landing.ts; ADR 004), so everything
@@ -25,23 +24,27 @@ await applyDeferredStyles();
 // place would throw away what was typed into it.
 const FIRST_SCREEN_WAIT_MS = 3000;
 const root = document.getElementById('root')!;
-const app = (
-  <StrictMode>
-    <RouterProvider router={router} />
-  </StrictMode>
-);
+
+/**
+ * At the end of the commit that puts the app's first page in place of a pre-rendered one (its layout effects
+ * run after the page's own, before the browser paints): what was typed into the pre-rendered page goes into
+ * the app's, within the same task, so no keystroke can fall between the two.
+ */
+function CarryTyped({ watch, children }: { watch: TypedFieldsWatch; children: ReactNode }) {
+  useLayoutEffect(() => restoreTypedFields(root, watch.stop()), [watch]);
+  return children;
+}
+
 function draw() {
   const reactRoot = createRoot(root);
-  if (!root.dataset.prerendered) {
-    // As a transition, the first render yields to the browser every few milliseconds instead of blocking it.
-    startTransition(() => reactRoot.render(app));
-    return;
-  }
-  // Over a pre-rendered page, in one go: what was typed into its form is read, the page drawn and the typing
-  // put back within one task, so no keystroke can fall between the two.
-  const typed = readTypedFields(root);
-  flushSync(() => reactRoot.render(app));
-  restoreTypedFields(root, typed);
+  const app = <RouterProvider router={router} />;
+  // As a transition, the first render yields to the browser every few milliseconds instead of blocking it
+  // (issue 14: a dashboard's first render was the longest task of its start). A pre-rendered page stays in
+  // place until React commits; what is typed into it meanwhile is watched and carried over.
+  const watch = root.dataset.prerendered ? watchTypedFields(root) : null;
+  startTransition(() =>
+    reactRoot.render(<StrictMode>{watch ? <CarryTyped watch={watch}>{app}</CarryTyped> : app}</StrictMode>),
+  );
 }
 void (
   root.dataset.prerendered

@@ -32,6 +32,41 @@ export function readTypedFields(root: HTMLElement): TypedFields {
   return { values, focused };
 }
 
+/** What watchTypedFields has seen: the typing, as it stood when the page it watched was taken away. */
+export interface TypedFieldsWatch {
+  /** Stops watching (again: nothing more) and says what was typed, as it stood before the page went. */
+  stop(): TypedFields;
+}
+
+/**
+ * Keeps up with what is typed into the pre-rendered page under `root` while the app draws its own page in the
+ * background (a transition, main.tsx), so what is typed until the moment React puts its page in place is
+ * carried over, not only what was typed before it started. React takes the pre-rendered page away at the
+ * start of its commit and `stop` is called at the end of that commit; in between, the browser takes the focus
+ * from the field that had it and fires its `focusout` and `change` there and then, which are React's doing,
+ * not the visitor's. So each event is read once the code that was running when it came has finished (a microtask): the visitor's own
+ * with the page still there, those of the commit after `stop`, when nothing more is read.
+ */
+export function watchTypedFields(root: HTMLElement): TypedFieldsWatch {
+  let typed = readTypedFields(root);
+  let stopped = false;
+  const readSoon = () =>
+    queueMicrotask(() => {
+      if (!stopped) typed = readTypedFields(root);
+    });
+  const events = ['input', 'change', 'focusin', 'focusout', 'keyup', 'pointerup', 'select'] as const;
+  for (const type of events) root.addEventListener(type, readSoon, true);
+  return {
+    stop() {
+      if (!stopped) {
+        stopped = true;
+        for (const type of events) root.removeEventListener(type, readSoon, true);
+      }
+      return typed;
+    },
+  };
+}
+
 /**
  * Puts the typed values into the fields now under `root`, through the events a person's typing fires, so the
  * form's own state (react-hook-form's, React's) takes them as typed; then gives the focus back.
