@@ -99,4 +99,19 @@ for (const { path: pagePath, file: pageFile, html: pageHtml } of renderPublicPag
   writePage(path.join(dist, pageFile), out, pagePath);
   prerendered[pagePath] = pageFile;
 }
+
+// The signed-in catalogue's first screen (issue 14): a copy of index.html that keeps its loading screen, with
+// the screen in a <template> and the inline script that puts it in place, before the first paint, for a
+// visitor whose kept profile is a user's (src/web/app/user-home-prerender.tsx). Its largest paint, the
+// welcome, no longer waits for the app's code.
+const { renderUserHome, USER_HOME_PATH, USER_HOME_SCRIPT, USER_HOME_TEMPLATE_ID } = await tsImport(
+  '../src/web/app/user-home-prerender.tsx',
+  import.meta.url,
+);
+const userHome =
+  `${index.slice(0, root)}<template id="${USER_HOME_TEMPLATE_ID}">${renderUserHome()}</template>\n    ` +
+  `${index.slice(root, end)}<script>${USER_HOME_SCRIPT}</script>\n  ${index.slice(end)}`;
+writePage(path.join(dist, 'user-home.html'), userHome, USER_HOME_PATH);
+prerendered[USER_HOME_PATH] = 'user-home.html';
+
 writeFileSync(path.join(dist, '.vite/prerendered.json'), `${JSON.stringify(prerendered)}\n`);

@@ -109,7 +109,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     done();
   });
 
-  // Read once at start: the pages it serves, and the shell's inline loader that the CSP allows by its hash.
+  // Read once at start: the pages it serves, and their inline scripts that the CSP allows by their hashes.
   const web = readBuiltWeb(options.webRoot, publicConfigOf(config));
   await app.register(registerSecurityHeaders, {
     contentSecurityPolicy: {

@@ -172,13 +172,14 @@ test.describe('user dashboard', () => {
     await expect(nav.getByRole('link', { name: 'Notifications', exact: true })).toBeVisible();
   });
 
-  test('opened by its address, home paints before its code and stylesheet arrive, draws nothing unstyled, and asks for its cards once', async ({
+  test('opened by its address, a screen paints before its code and stylesheet arrive, and draws nothing unstyled', async ({
     page,
   }) => {
     const input = await registerViaApi(page, 'user');
     await logInViaApi(page, 'user', input.email);
     // That opened the home once already: let it finish, so that none of its requests is counted below.
     await expect(page.getByRole('heading', { level: 1, name: 'All Gift Cards' })).toBeVisible();
+    // A screen the build did not pre-render: index.html's loading screen (home is pre-rendered, below).
     // Hold the app's code and its stylesheet (issue 14, ADR 018), then let them through one at a time.
     const gate = () => {
       let resolve = () => {};
@@ -194,38 +195,30 @@ test.describe('user dashboard', () => {
       await held.styles.promise;
       await route.continue();
     });
-    const catalogueRequests: string[] = [];
     const styleRequests: string[] = [];
     page.on('request', (request) => {
-      if (new URL(request.url()).pathname === '/api/v1/gift-cards') catalogueRequests.push(request.url());
       if (request.url().endsWith('.css')) styleRequests.push(request.url());
     });
-    // The screen's code is asked for with the app's (ADR 029), so it may arrive while that is held.
     const screenCode = page.waitForResponse((response) =>
-      /\/assets\/user-home-page-[^/]*\.js$/.test(response.url()),
+      /\/assets\/user-mycards-page-[^/]*\.js$/.test(response.url()),
     );
-    await page.goto('/user-dashboard', { waitUntil: 'commit' });
+    await page.goto('/user-dashboard/mycards', { waitUntil: 'commit' });
     // The loading screen is painted with neither (a render-blocking stylesheet would hold this paint).
     await page.waitForFunction(() => performance.getEntriesByName('first-contentful-paint').length > 0);
 
-    // The code runs and asks for the first page of cards at once, but React draws nothing without the
-    // styles: index.html's own loading screen (inline-styled) is still there when the screen's code and its
-    // cards have arrived, and two frames later.
+    // The code runs and asks for the screen's, but React draws nothing without the styles: index.html's own
+    // loading screen (inline-styled) is still there when the screen's code has arrived, and two frames later.
     const htmlLoadingScreen = page.locator('#root > [role="status"][style]');
     await expect(htmlLoadingScreen).toContainText('Loading…');
-    const screenArrived = Promise.all([
-      page.waitForResponse((response) => new URL(response.url()).pathname === '/api/v1/gift-cards'),
-      screenCode,
-    ]);
     held.code.resolve();
-    await screenArrived;
+    await screenCode;
     await page.evaluate(
       () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => done(null)))),
     );
     expect(await htmlLoadingScreen.count()).toBe(1);
 
     held.styles.resolve();
-    const heading = page.getByRole('heading', { level: 1, name: 'All Gift Cards' });
+    const heading = page.getByRole('heading', { level: 1, name: 'My Gift Cards' });
     await expect(heading).toBeVisible();
     await expect(htmlLoadingScreen).toHaveCount(0);
     // Styled: Tailwind's preflight has reset the heading's browser margins.
@@ -233,15 +226,125 @@ test.describe('user dashboard', () => {
     expect(
       await page.locator('link[rel="stylesheet"]').evaluate((link) => (link as HTMLLinkElement).media),
     ).toBe('all');
+    await expect(page.getByText("You'll see your gift cards soon.")).toBeVisible();
+    // The stylesheet in flight when the app switched it on was not downloaded twice.
+    expect(styleRequests).toHaveLength(1);
+  });
+
+  test('opened by its address, home is there before its code, with the account, and the app draws it again without moving it', async ({
+    page,
+  }) => {
+    const input = await registerViaApi(page, 'user');
+    await logInViaApi(page, 'user', input.email);
+    await expect(page.getByRole('heading', { level: 1, name: 'All Gift Cards' })).toBeVisible();
+    // Every layout shift from the page's first byte (issue 14: the largest paint is the welcome).
+    await page.addInitScript(() => {
+      const shifts: number[] = [];
+      (window as unknown as { shifts: number[] }).shifts = shifts;
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries()) shifts.push((entry as unknown as { value: number }).value);
+      }).observe({ type: 'layout-shift', buffered: true });
+    });
+    let release = () => {};
+    const held = new Promise<void>((done) => (release = done));
+    await page.route(/\/assets\/start-[^/]*\.js$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    const catalogueRequests: string[] = [];
+    const styleRequests: string[] = [];
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname === '/api/v1/gift-cards') catalogueRequests.push(request.url());
+      if (request.url().endsWith('.css')) styleRequests.push(request.url());
+    });
+    await page.goto('/user-dashboard', { waitUntil: 'commit' });
+
+    // Drawn by the page itself, styled, with the account's name in the welcome and the header.
+    const heading = page.getByRole('heading', { level: 1, name: 'All Gift Cards' });
+    await expect(heading).toBeVisible();
+    await expect(page.locator('#root')).toHaveAttribute('data-prerendered', '/user-dashboard');
+    await expect(page.getByText(`Welcome, ${input.name}. Browse gift cards`)).toBeVisible();
+    await expect(page.locator('header')).toContainText(`@${input.username}`);
+    await expect(page.getByRole('status').getByText('Loading gift cards…')).toBeAttached();
+    expect(await heading.evaluate((element) => getComputedStyle(element).marginTop)).toBe('0px');
+    await page.locator('#root > div').evaluate((element) => element.setAttribute('data-built', ''));
+    await expect(page.getByText('Loading…', { exact: true })).toHaveCount(0);
+
+    release();
+    await expect(page.locator('#root > div[data-built]')).toHaveCount(0, { timeout: 15_000 });
     await expect(
       page
         .getByText('No gift cards on sale yet')
         .or(page.locator('a[href^="/user-dashboard/card/"]').first()),
     ).toBeVisible();
+    await expect(page.getByText(`Welcome, ${input.name}. Browse gift cards`)).toBeVisible();
+    // The cards were asked for once, the stylesheet never (the page carries it), and nothing moved.
     expect(catalogueRequests).toHaveLength(1);
-    // The stylesheet in flight when the app switched it on was not downloaded twice.
-    expect(styleRequests).toHaveLength(1);
+    expect(styleRequests).toEqual([]);
+    expect(await page.evaluate(() => (window as unknown as { shifts: number[] }).shifts)).toEqual([]);
   });
+
+  test('a search typed into home before its code arrives is carried into the app, focus and all', async ({
+    page,
+  }) => {
+    const input = await registerViaApi(page, 'user');
+    await logInViaApi(page, 'user', input.email);
+    await expect(page.getByRole('heading', { level: 1, name: 'All Gift Cards' })).toBeVisible();
+    let release = () => {};
+    const held = new Promise<void>((done) => (release = done));
+    await page.route(/\/assets\/start-[^/]*\.js$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    // Typed before the code came, and as it came (the app draws in the background, a transition, and what is
+    // typed before its page is in place is carried over too).
+    await page.goto('/user-dashboard', { waitUntil: 'commit' });
+    await page.locator('#root > div').evaluate((element) => element.setAttribute('data-built', ''));
+    const search = page.getByLabel('Search by business name');
+    await search.pressSequentially('no such');
+    const code = page.waitForResponse((response) => /\/assets\/start-[^/]*\.js$/.test(response.url()));
+    release();
+    await code;
+    await search.pressSequentially(' shop');
+    await expect(page.locator('#root > div[data-built]')).toHaveCount(0, { timeout: 15_000 });
+    await expect(search).toHaveValue('no such shop');
+    await expect(search).toBeFocused();
+    // The app's search took it: the address and the results follow.
+    await expect(page).toHaveURL(/\/user-dashboard\?q=no\+such\+shop$/);
+    await expect(page.getByText('No gift cards match “no such shop”')).toBeVisible();
+    await page.keyboard.type('s');
+    await expect(search).toHaveValue('no such shops');
+  });
+
+  for (const [who, signIn] of [
+    ['a signed-out visitor', async () => {}],
+    [
+      'a business',
+      async (page: Page) => {
+        const business = await registerViaApi(page, 'business');
+        await logInViaApi(page, 'business', business.email);
+      },
+    ],
+  ] as const) {
+    test(`${who} opening home sees the loading screen, never a user's dashboard, and then where the app sends them`, async ({
+      page,
+    }) => {
+      await signIn(page);
+      let release = () => {};
+      const held = new Promise<void>((done) => (release = done));
+      await page.route(/\/assets\/start-[^/]*\.js$/, async (route) => {
+        await held;
+        await route.continue();
+      });
+      await page.goto('/user-dashboard', { waitUntil: 'commit' });
+      await expect(page.locator('#root > [role="status"][style]')).toContainText('Loading…');
+      await expect(page.locator('#root')).not.toHaveAttribute('data-prerendered');
+      await expect(page.getByRole('heading', { level: 1 })).toHaveCount(0);
+      await expect(page.getByText(/All Gift Cards|Welcome,/)).toHaveCount(0);
+      release();
+      await expect(page).toHaveURL(who === 'a business' ? /\/dashboard$/ : /\/login\?next=/);
+    });
+  }
 
   for (const role of ['user', 'business'] as const) {
     test(`opened by its address, each ${role}'s screen is drawn over the loading screen in one go, with no spinner between`, async ({
@@ -270,13 +373,18 @@ test.describe('user dashboard', () => {
     });
   }
 
-  test('opened by its address, home asks for its code once its loading screen has painted, and for its screen with it', async ({
+  test('opened by its address, home asks for its code once it has painted, and for its screen with it', async ({
     page,
   }) => {
     const input = await registerViaApi(page, 'user');
     await logInViaApi(page, 'user', input.email);
     await page.goto('/user-dashboard');
-    await expect(page.getByRole('heading', { level: 1, name: 'All Gift Cards' })).toBeVisible();
+    // The page is there before the app (it is pre-rendered): wait for the app's cards.
+    await expect(
+      page
+        .getByText('No gift cards on sale yet')
+        .or(page.locator('a[href^="/user-dashboard/card/"]').first()),
+    ).toBeVisible();
     const timing = await page.evaluate(() => {
       const fetched = (pattern: RegExp) =>
         performance.getEntriesByType('resource').find((entry) => pattern.test(new URL(entry.name).pathname))
@@ -317,8 +425,8 @@ test.describe('user dashboard', () => {
       await styleFailed;
       await route.continue();
     });
-    await page.goto('/user-dashboard');
-    const heading = page.getByRole('heading', { level: 1, name: 'All Gift Cards' });
+    await page.goto('/user-dashboard/mycards');
+    const heading = page.getByRole('heading', { level: 1, name: 'My Gift Cards' });
     await expect(heading).toBeVisible();
     expect(await heading.evaluate((element) => getComputedStyle(element).marginTop)).toBe('0px');
     expect(styleRequests).toBe(2);

@@ -20,6 +20,13 @@ const FAQS = `<!doctype html><html><body><div id="root" data-prerendered="/faqs"
 const LOADER = "document.head.append('the app')";
 const SHELL = `<!doctype html><script>${LOADER}</script><div id="root"><div role="status">${'Loading… '.repeat(200)}</div></div>`;
 
+/** The signed-in catalogue's page: the shell with the screen in a template and its own inline script. */
+const USER_HOME_SCRIPT = "document.getElementById('root').replaceChildren('the screen')";
+const USER_HOME = SHELL.replace(
+  '<div id="root">',
+  `<template id="user-home"><h1>All Gift Cards</h1></template><div id="root">`,
+).concat(`<script>${USER_HOME_SCRIPT}</script>`);
+
 let webRoot: string;
 let database: Database;
 let app: Awaited<ReturnType<typeof buildApp>>;
@@ -34,11 +41,17 @@ beforeAll(async () => {
   writeFileSync(path.join(webRoot, 'landing.html.gz'), gzipSync(LANDING));
   writeFileSync(path.join(webRoot, 'faqs.html'), FAQS);
   writeFileSync(path.join(webRoot, 'faqs.html.gz'), gzipSync(FAQS));
+  writeFileSync(path.join(webRoot, 'user-home.html'), USER_HOME);
   // Its list of what it pre-rendered; terms.html is listed but missing (a build that stopped half-way).
   mkdirSync(path.join(webRoot, '.vite'));
   writeFileSync(
     path.join(webRoot, '.vite', 'prerendered.json'),
-    JSON.stringify({ '/': 'landing.html', '/faqs': 'faqs.html', '/terms': 'terms.html' }),
+    JSON.stringify({
+      '/': 'landing.html',
+      '/faqs': 'faqs.html',
+      '/terms': 'terms.html',
+      '/user-dashboard': 'user-home.html',
+    }),
   );
   writeFileSync(
     path.join(webRoot, 'assets', 'index-abc123.js'),
@@ -100,6 +113,10 @@ describe('serving the web app', () => {
     expect(gunzipSync(gzip.rawPayload).toString()).toBe(FAQS);
     const again = await app.inject({ url: '/faqs', headers: { 'if-none-match': String(gzip.headers.etag) } });
     expect(again.statusCode).toBe(304);
+    // The signed-in catalogue's first screen: its page, whose script puts it in place for a user.
+    const home = await app.inject({ url: '/user-dashboard?q=kitchen' });
+    expect(home.headers['cache-control']).toBe('no-cache');
+    expect(home.body).toBe(USER_HOME);
     // Listed but not written (no terms.html): the app's index.html draws it.
     const terms = await app.inject({ url: '/terms' });
     expect(terms.statusCode).toBe(200);
@@ -156,7 +173,10 @@ describe('serving the web app', () => {
   });
 
   it('sends the shell from memory, compressed ahead and revalidated with an ETag, like the pre-rendered pages', async () => {
-    const br = await app.inject({ url: '/user-dashboard', headers: { 'accept-encoding': 'gzip, br' } });
+    const br = await app.inject({
+      url: '/user-dashboard/mycards',
+      headers: { 'accept-encoding': 'gzip, br' },
+    });
     expect(br.headers['content-encoding']).toBe('br');
     expect(br.headers['content-length']).toBe(String(br.rawPayload.length));
     expect(brotliDecompressSync(br.rawPayload).toString()).toBe(SHELL);
@@ -177,9 +197,10 @@ describe('serving the web app', () => {
     expect(csp).toContain("script-src 'self'");
     expect(csp).toContain("frame-ancestors 'none'");
     expect(csp).not.toContain("script-src 'self' 'unsafe-inline'");
-    // The shell's loader, and only it, may run inline: by its hash.
+    // The shell's loader and the signed-in catalogue's own script, and only they, may run inline: by their hashes.
     const loaderHash = createHash('sha256').update(LOADER).digest('base64');
-    expect(csp).toContain(`script-src 'self' 'sha256-${loaderHash}';`);
+    const pageHash = createHash('sha256').update(USER_HOME_SCRIPT).digest('base64');
+    expect(csp).toContain(`script-src 'self' 'sha256-${loaderHash}' 'sha256-${pageHash}';`);
     // The till's QR scanner runs its decoder in a worker made from a blob URL; nothing else may.
     expect(csp).toContain("worker-src 'self' blob:");
     expect(res.headers['x-content-type-options']).toBe('nosniff');

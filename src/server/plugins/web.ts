@@ -43,7 +43,8 @@ const INLINE_SCRIPT = /<script(?![^>]*\ssrc=)(?![^>]*\stype="application\/json")
 /**
  * The CSP sources (`'sha256-…'`) that let a page's inline scripts run, and nothing else inline: in the built
  * shell, the loader that asks for the app's code once the loading screen has painted
- * (scripts/first-paint-html.ts, ADR 029), which the pre-rendered public pages carry too.
+ * (scripts/first-paint-html.ts, ADR 029), which the pre-rendered pages carry too; in the signed-in catalogue's
+ * page, the script that puts its screen in place for a user (src/web/app/user-home-prerender.tsx).
  */
 export function inlineScriptSources(html: string): string[] {
   const hashes = [...html.matchAll(INLINE_SCRIPT)].map(
@@ -76,9 +77,9 @@ export interface BuiltWeb {
   root: string;
   /** index.html, answering every page the build did not pre-render (history fallback). */
   shell: PreparedBody;
-  /** The pre-rendered pages by address (`/` and the public pages). */
+  /** The pre-rendered pages by address (`/`, the public pages and the signed-in catalogue's first screen). */
   pages: Map<string, PreparedBody>;
-  /** The CSP sources for the shell's inline scripts, hashed from the shell as it is sent. */
+  /** The CSP sources for the inline scripts of the shell and the pages, hashed from them as they are sent. */
   scriptSources: string[];
 }
 
@@ -95,7 +96,10 @@ export function readBuiltWeb(webRoot: string | undefined, config: PublicConfig):
     const page = readPrepared(webRoot, name, config);
     if (page) pages.set(pathname, page);
   }
-  return { root: webRoot, shell, pages, scriptSources: inlineScriptSources(shell.body.toString('utf8')) };
+  const scriptSources = inlineScriptSources(
+    [shell, ...pages.values()].map((page) => page.body.toString('utf8')).join('\n'),
+  );
+  return { root: webRoot, shell, pages, scriptSources };
 }
 
 /**

@@ -144,6 +144,7 @@ export default function UserHomePage() {
           </span>
           <input
             id={searchId}
+            name="q"
             type="search"
             value={text}
             onChange={(event) => onType(event.target.value)}
