@@ -31,7 +31,11 @@ const root = document.getElementById('root')!;
  * the app's, within the same task, so no keystroke can fall between the two.
  */
 function CarryTyped({ watch, children }: { watch: TypedFieldsWatch; children: ReactNode }) {
-  useLayoutEffect(() => restoreTypedFields(root, watch.stop()), [watch]);
+  useLayoutEffect(() => {
+    restoreTypedFields(root, watch.stop());
+    // The page is the app's now, no longer the one the build drew (what the browser tests wait for).
+    delete root.dataset.prerendered;
+  }, [watch]);
   return children;
 }
 

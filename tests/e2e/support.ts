@@ -64,6 +64,7 @@ export async function logInViaForm(
   if (role === 'business') await page.getByLabel('Remember me').check();
   await page.getByRole('button', { name: 'Log in' }).click();
   await expect(page).toHaveURL(role === 'business' ? /\/dashboard$/ : /\/user-dashboard$/);
+  await appDrawn(page);
 }
 
 /**
@@ -98,6 +99,15 @@ export async function logInViaApi(
   );
   await page.goto(role === 'business' ? '/dashboard' : '/user-dashboard');
   await expect(page).toHaveURL(role === 'business' ? /\/dashboard$/ : /\/user-dashboard$/);
+  await appDrawn(page);
+}
+
+/**
+ * Waits until the app has drawn the page: a user's home is pre-rendered (issue 14), there before the app's code,
+ * and the app draws it again once that code has come (src/web/main.tsx takes `data-prerendered` away then).
+ */
+export async function appDrawn(page: Page) {
+  await expect(page.locator('#root[data-prerendered]')).toHaveCount(0, { timeout: 15_000 });
 }
 
 /**
