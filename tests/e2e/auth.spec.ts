@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test';
 import {
   businessInput,
+  holdAppCode,
   DEFAULT_PASSWORD,
   logInViaForm,
   registerViaApi,
@@ -150,12 +151,7 @@ test.describe('the pre-rendered forms', () => {
     }) => {
       const input = await registerViaApi(page, role);
       // Hold the app's code: the form on screen is the build's HTML.
-      let release = () => {};
-      const held = new Promise<void>((done) => (release = done));
-      await page.route(/\/assets\/start-[^/]*\.js$/, async (route) => {
-        await held;
-        await route.continue();
-      });
+      const release = await holdAppCode(page);
       await page.goto(role === 'business' ? '/business/login' : '/login', { waitUntil: 'commit' });
       const email = page.getByLabel(role === 'business' ? 'Email' : 'Email or username');
       const password = page.getByLabel('Password', { exact: true });

@@ -1,6 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import {
   expectNoSeriousA11yViolations,
+  holdAppCode,
   logInViaApi,
   registerViaApi,
   spinnerSeen,
@@ -245,12 +246,7 @@ test.describe('user dashboard', () => {
         for (const entry of list.getEntries()) shifts.push((entry as unknown as { value: number }).value);
       }).observe({ type: 'layout-shift', buffered: true });
     });
-    let release = () => {};
-    const held = new Promise<void>((done) => (release = done));
-    await page.route(/\/assets\/start-[^/]*\.js$/, async (route) => {
-      await held;
-      await route.continue();
-    });
+    const release = await holdAppCode(page);
     const catalogueRequests: string[] = [];
     const styleRequests: string[] = [];
     page.on('request', (request) => {
@@ -316,12 +312,7 @@ test.describe('user dashboard', () => {
     const input = await registerViaApi(page, 'user');
     await logInViaApi(page, 'user', input.email);
     await expect(page.getByRole('heading', { level: 1, name: 'All Gift Cards' })).toBeVisible();
-    let release = () => {};
-    const held = new Promise<void>((done) => (release = done));
-    await page.route(/\/assets\/start-[^/]*\.js$/, async (route) => {
-      await held;
-      await route.continue();
-    });
+    const release = await holdAppCode(page);
     // Typed before the code came, and as it came (the app draws in the background, a transition, and what is
     // typed before its page is in place is carried over too).
     await page.goto('/user-dashboard', { waitUntil: 'commit' });
@@ -351,17 +342,23 @@ test.describe('user dashboard', () => {
         await logInViaApi(page, 'business', business.email);
       },
     ],
+    [
+      'a visitor whose kept profile is a version the app does not read',
+      async (page: Page) => {
+        await page.goto('/api/health');
+        await page.evaluate(() => {
+          const userData = { id: crypto.randomUUID(), role: 'user', name: 'Old Profile', username: 'old' };
+          const state = { userData, bizClient: null, DataCard: null };
+          localStorage.setItem('persist:giftmart', JSON.stringify({ state, version: 0 }));
+        });
+      },
+    ],
   ] as const) {
     test(`${who} opening home sees the loading screen, never a user's dashboard, and then where the app sends them`, async ({
       page,
     }) => {
       await signIn(page);
-      let release = () => {};
-      const held = new Promise<void>((done) => (release = done));
-      await page.route(/\/assets\/start-[^/]*\.js$/, async (route) => {
-        await held;
-        await route.continue();
-      });
+      const release = await holdAppCode(page);
       await page.goto('/user-dashboard', { waitUntil: 'commit' });
       await expect(page.locator('#root > [role="status"][style]')).toContainText('Loading…');
       await expect(page.locator('#root')).not.toHaveAttribute('data-prerendered');

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { expectNoSeriousA11yViolations, spinnerSeen, watchForSpinners } from './support';
+import { expectNoSeriousA11yViolations, holdAppCode, spinnerSeen, watchForSpinners } from './support';
 
 const scrollY = (page: Page) => page.evaluate(() => Math.round(window.scrollY));
 
@@ -257,12 +257,7 @@ test.describe('the pre-rendered balance form', () => {
   test('is there before its code, and what was typed goes through the app once it takes over', async ({
     page,
   }) => {
-    let release = () => {};
-    const held = new Promise<void>((done) => (release = done));
-    await page.route(/\/assets\/start-[^/]*\.js$/, async (route) => {
-      await held;
-      await route.continue();
-    });
+    const release = await holdAppCode(page);
     await page.goto('/balance', { waitUntil: 'commit' });
     await expect(page.getByRole('heading', { level: 1, name: 'Check a balance' })).toBeVisible();
     await expect(page.getByRole('button', { name: 'Check balance' })).toBeDisabled();

@@ -146,3 +146,17 @@ export async function watchTimerBars(page: Page) {
 
 export const timerBarTransition = (page: Page) =>
   page.evaluate(() => (window as unknown as { timerBarTransition: string }).timerBarTransition);
+
+/**
+ * Holds the app's code (its start file) until the returned function is called: what is on screen meanwhile is
+ * the page as the server sent it (a pre-rendered page, or the loading screen).
+ */
+export async function holdAppCode(page: Page): Promise<() => void> {
+  let release = () => {};
+  const held = new Promise<void>((done) => (release = done));
+  await page.route(/\/assets\/start-[^/]*\.js$/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  return release;
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PERSIST_KEY } from '../lib/constants';
+import { PERSIST_KEY, PERSIST_VERSION } from '../lib/constants';
 import { useGiftCardStore } from '../lib/store';
 import {
   renderUserHome,
@@ -40,6 +40,7 @@ describe('the pre-rendered signed-in catalogue', () => {
 
   it('has a script that reads the kept profile and puts the screen from its template in place', () => {
     expect(USER_HOME_SCRIPT).toContain(`localStorage.getItem(${JSON.stringify(PERSIST_KEY)})`);
+    expect(USER_HOME_SCRIPT).toContain(`kept.version === ${PERSIST_VERSION} &&`);
     expect(USER_HOME_SCRIPT).toContain(`getElementById(${JSON.stringify(USER_HOME_TEMPLATE_ID)})`);
     expect(USER_HOME_SCRIPT).toContain(`'data-prerendered', ${JSON.stringify(USER_HOME_PATH)}`);
     // Text, never markup, from the profile.

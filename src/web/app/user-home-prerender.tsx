@@ -2,7 +2,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { Route, Routes, StaticRouter } from 'react-router';
 import UserHomePage from '../features/catalogue/user-home-page';
-import { PERSIST_KEY } from '../lib/constants';
+import { PERSIST_KEY, PERSIST_VERSION } from '../lib/constants';
 import { useGiftCardStore } from '../lib/store';
 import type { Account } from '../../shared/accounts/schemas';
 import UserLayout from './layouts/user-layout';
@@ -71,19 +71,20 @@ export function renderUserHome(): string {
 }
 
 /**
- * Runs as the page is read, before its first paint (inline, so no round trip; the server's CSP allows it by its
- * hash, src/server/plugins/web.ts). For a visitor the app would show the catalogue, one whose kept profile
- * (`persist:giftmart`, lib/store.ts) is a user's, it puts the template's screen in place of the loading
- * screen, with the account's name, initial (components/ui/avatar.tsx `initialOf`) and username written as
- * text; the app then draws over it (main.tsx: `data-prerendered`). Anyone else, signed out or a business,
- * keeps the loading screen and never sees a user's dashboard. A profile picture is the app's to draw: the
- * initial stands in until then.
+ * Runs as the page is read, before its first paint (inline, so no round trip; the server's CSP allows it by
+ * its hash, src/server/plugins/web.ts). For a visitor the app would show the catalogue, one whose kept
+ * profile (`persist:giftmart`, lib/store.ts, in the version the store reads) is a user's, it puts the
+ * template's screen in place of the loading screen, with the account's name, initial
+ * (components/ui/avatar.tsx `initialOf`) and username written as text; the app then draws over it (main.tsx:
+ * `data-prerendered`). Anyone else, signed out or a business, keeps the loading screen and never sees a
+ * user's dashboard. A profile picture is the app's to draw: the initial stands in until then.
  */
 export const USER_HOME_SCRIPT = `(function () {
       var user = null;
       try {
         var kept = JSON.parse(localStorage.getItem(${JSON.stringify(PERSIST_KEY)}) || 'null');
-        user = kept && kept.state && kept.state.userData;
+        // A profile of another version is one the store does not restore (it has no migration).
+        user = kept && kept.version === ${PERSIST_VERSION} && kept.state && kept.state.userData;
       } catch (error) {}
       if (!user || typeof user.name !== 'string' || !user.name) return;
       var root = document.getElementById('root');
