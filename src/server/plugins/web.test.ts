@@ -8,6 +8,7 @@ import { inject } from 'vitest';
 import { buildApp } from '../app';
 import { connectDatabase, type Database } from '../db/client';
 import { loadConfig } from '../env';
+import { API_SECURITY_HEADERS } from './security-headers';
 import { inlineScriptSources, readBuiltWeb } from './web';
 
 const LANDING = `<!doctype html><html><body><div id="root"><h1>Buy, keep, spend and send gift cards</h1>${'<p>Giftmart</p>'.repeat(200)}</div></body></html>`;
@@ -204,6 +205,34 @@ describe('serving the web app', () => {
     // The till's QR scanner runs its decoder in a worker made from a blob URL; nothing else may.
     expect(csp).toContain("worker-src 'self' blob:");
     expect(res.headers['x-content-type-options']).toBe('nosniff');
+  });
+
+  it("answers the API with the headers an API needs, and the pages with the page's", async () => {
+    const pageOnly = [
+      'cross-origin-opener-policy',
+      'origin-agent-cluster',
+      'x-dns-prefetch-control',
+      'x-download-options',
+      'x-permitted-cross-domain-policies',
+      'x-xss-protection',
+    ];
+    // An answer and an error of the JSON API: nothing may run in, load from or frame either.
+    for (const url of ['/api/v1/config', '/api/v1/no-such-route']) {
+      const res = await app.inject({ url });
+      for (const [name, value] of API_SECURITY_HEADERS)
+        expect(res.headers[name], `${url} ${name}`).toBe(value);
+      for (const name of pageOnly) expect(res.headers[name], `${url} ${name}`).toBeUndefined();
+    }
+    expect(API_SECURITY_HEADERS).toContainEqual([
+      'content-security-policy',
+      "default-src 'none'; frame-ancestors 'none'",
+    ]);
+    // A page, and an address that only starts like the API's, keep the page's.
+    for (const url of ['/faqs', '/api/v1x', '/api/docs']) {
+      const res = await app.inject({ url });
+      expect(String(res.headers['content-security-policy']), url).not.toContain("default-src 'none'");
+      expect(res.headers['cross-origin-opener-policy'], url).toBe('same-origin');
+    }
   });
 
   it("allows by hash the shell's inline scripts that run, not its data or its scripts from files", () => {
