@@ -85,16 +85,25 @@ const { renderPublicPages, PRERENDERED_CONFIG_SCRIPT } = await tsImport(
   '../src/web/app/public-pages-prerender.tsx',
   import.meta.url,
 );
-const index = inlineStylesheets(
-  readFileSync(path.join(dist, 'index.html'), 'utf8'),
-  /<link rel="stylesheet"[^>]*href="\/([^"]+\.css)"[^>]*data-deferred-style[^>]*>/g,
-);
+/** index.html's stylesheet, fetched without blocking its first paint (ADR 018); its address is group 1. */
+const DEFERRED_LINK = /<link rel="stylesheet"[^>]*href="\/([^"]+\.css)"[^>]*data-deferred-style[^>]*>/;
+const shell = readFileSync(path.join(dist, 'index.html'), 'utf8');
+
+/**
+ * Where a copy of index.html's loading screen starts (its comment, which says what it is for, or the root
+ * itself) and where the body ends.
+ */
+function loadingScreenOf(html) {
+  const comment = html.indexOf('<!-- Painted before any JavaScript runs');
+  const root = comment >= 0 ? comment : html.indexOf('<div id="root">');
+  const end = html.indexOf('</body>');
+  if (root < 0 || end < root) throw new Error('index.html has no <div id="root"> before </body>');
+  return { root, end };
+}
+
+const index = inlineStylesheets(shell, DEFERRED_LINK);
 if (!index.includes('<style>')) throw new Error('index.html has no deferred stylesheet to inline');
-// From the loading screen's comment on (it says what the loading screen is for), or from the root itself.
-const comment = index.indexOf('<!-- Painted before any JavaScript runs');
-const root = comment >= 0 ? comment : index.indexOf('<div id="root">');
-const end = index.indexOf('</body>');
-if (root < 0 || end < root) throw new Error('index.html has no <div id="root"> before </body>');
+const { root, end } = loadingScreenOf(index);
 for (const { path: pagePath, file: pageFile, html: pageHtml } of renderPublicPages()) {
   const out = `${index.slice(0, root)}<div id="root" data-prerendered="${pagePath}">${pageHtml}</div>\n  ${PRERENDERED_CONFIG_SCRIPT}\n  ${index.slice(end)}`;
   writePage(path.join(dist, pageFile), out, pagePath);
@@ -112,13 +121,9 @@ const { renderUserHome, USER_HOME_PATH, USER_HOME_SCRIPT, USER_HOME_TEMPLATE_ID 
   '../src/web/app/user-home-prerender.tsx',
   import.meta.url,
 );
-const shell = readFileSync(path.join(dist, 'index.html'), 'utf8');
-const deferredLink = /<link rel="stylesheet"[^>]*href="\/([^"]+\.css)"[^>]*data-deferred-style[^>]*>/;
-const stylesheet = shell.match(deferredLink)?.[1];
+const stylesheet = shell.match(DEFERRED_LINK)?.[1];
 if (!stylesheet) throw new Error('index.html has no deferred stylesheet');
-const shellRoot = shell.indexOf('<!-- Painted before any JavaScript runs');
-const shellEnd = shell.indexOf('</body>');
-if (shellRoot < 0 || shellEnd < shellRoot) throw new Error('index.html has no loading screen before </body>');
+const { root: shellRoot, end: shellEnd } = loadingScreenOf(shell);
 const userHomeScreen = renderUserHome();
 // Beasties reads a page with the whole stylesheet inline and the screen in the body (it does not look into a
 // <template>), and keeps of the stylesheet what that page uses.
@@ -138,7 +143,7 @@ const usedCss = probe.match(/<style>([\s\S]*)<\/style>/)?.[1];
 if (!usedCss) throw new Error('Beasties left no stylesheet for the signed-in catalogue');
 const head = shell
   .slice(0, shellRoot)
-  .replace(deferredLink, (link) => `<style>${usedCss}</style>\n    ${link}`);
+  .replace(DEFERRED_LINK, (link) => `<style>${usedCss}</style>\n    ${link}`);
 const userHome =
   `${head}<template id="${USER_HOME_TEMPLATE_ID}">${userHomeScreen}</template>\n    ` +
   `${shell.slice(shellRoot, shellEnd)}<script>${USER_HOME_SCRIPT}</script>\n  ${shell.slice(shellEnd)}`;

@@ -39,13 +39,14 @@ export interface TypedFieldsWatch {
 }
 
 /**
- * Keeps up with what is typed into the pre-rendered page under `root` while the app draws its own page in the
- * background (a transition, main.tsx), so what is typed until the moment React puts its page in place is
+ * Keeps up with what is typed into the pre-rendered page under `root` while the app draws its own page in
+ * the background (a transition, main.tsx), so what is typed until the moment React puts its page in place is
  * carried over, not only what was typed before it started. React takes the pre-rendered page away at the
- * start of its commit and `stop` is called at the end of that commit; in between, the browser takes the focus
- * from the field that had it and fires its `focusout` and `change` there and then, which are React's doing,
- * not the visitor's. So each event is read once the code that was running when it came has finished (a microtask): the visitor's own
- * with the page still there, those of the commit after `stop`, when nothing more is read.
+ * start of its commit and `stop` is called at the end of that commit; in between, the browser takes the
+ * focus from the field that had it and fires its `focusout` and `change` there and then, which are React's
+ * doing, not the visitor's. So each event is read once the code that was running when it came has finished
+ * (a microtask): the visitor's own with the page still there, those of the commit after `stop`, when nothing
+ * more is read.
  */
 export function watchTypedFields(root: HTMLElement): TypedFieldsWatch {
   let typed = readTypedFields(root);
