@@ -1,9 +1,11 @@
 import { sql } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Redemption } from '../../../shared/cards/schemas';
 import { buyCard, cardNewsDelivered, createDesign, redeemAt } from '../../../../tests/fixtures/cards';
+import { onFreshCopy } from '../../../../tests/fixtures/plans';
 import { createTestApp, registerAndLogin, type TestApp } from '../../../../tests/fixtures/test-app';
-import { writeActivity } from './cards.repository';
+import { cardNewsProbe, writeActivity } from './cards.repository';
 import { deliverCardNews } from './redemptions.service';
 
 /**
@@ -154,5 +156,23 @@ describe('the holder’s news of a use', () => {
     } finally {
       release();
     }
+  });
+});
+
+describe("the news' probe (issue 14)", () => {
+  it('reads the newest use from the end of its index, not every sale, when nothing is new', async () => {
+    // 20,000 sales' issues (no news) and one old use, on a table the planner has statistics for.
+    const fill = `INSERT INTO card_activities (purchased_card_id, kind, amount, balance_after, seq, xact)
+                  SELECT gen_random_uuid(), 'issue'::card_activity_kind, 100, 100, 1, '3'::xid8 FROM generate_series(1, 20000)
+                  UNION ALL SELECT gen_random_uuid(), 'redeem', -10, 90, 2, '3'::xid8`;
+    await onFreshCopy('card_activities', fill, async (tx) => {
+      await tx.execute(sql`ANALYZE card_activities`);
+      const { sql: text } = new PgDialect().sqlToQuery(cardNewsProbe());
+      const plan = await tx.execute<{ 'QUERY PLAN': string }>(sql.raw(`EXPLAIN ${text}`));
+      const lines = plan.rows.map((row) => row['QUERY PLAN']).join('\n');
+      expect(lines).toMatch(/Index Only Scan Backward using card_activities_xact_idx on card_activities/);
+      expect(lines).not.toMatch(/Seq Scan on card_activities/);
+      expect((await tx.execute<{ waiting: boolean }>(cardNewsProbe())).rows[0]!.waiting).toBe(false);
+    });
   });
 });

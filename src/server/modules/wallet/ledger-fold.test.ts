@@ -1,9 +1,16 @@
 import { sql } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { onFreshCopy } from '../../../../tests/fixtures/plans';
 import { createTestApp, type TestApp } from '../../../../tests/fixtures/test-app';
 import { fundedBusiness, TEST_PIN } from '../../../../tests/fixtures/wallet';
 import type { DbOrTx } from '../../db/client';
-import { ensurePlatformAccount, foldLedgerBalances, postEntry } from './ledger.repository';
+import {
+  ensurePlatformAccount,
+  foldLedgerBalances,
+  ledgerFoldStatement,
+  postEntry,
+} from './ledger.repository';
 import { openWallet } from './wallet.service';
 
 let t: TestApp;
@@ -220,5 +227,22 @@ describe('ledger balances folded in the background (ADR 022)', () => {
     const wallet = await business.request({ method: 'GET', url: '/api/v1/wallet' });
     expect(wallet.json().balance.amount).toBe(0);
     expect(await mismatches()).toEqual([]);
+  });
+});
+
+describe("the fold's probe (issue 14)", () => {
+  it('reads the newest posting from the end of its index, not the whole table, when nothing is new', async () => {
+    // 20,000 postings, all folded, on a table the planner has statistics for: the idle case of a big ledger.
+    const fill = `INSERT INTO postings (entry_id, ledger_account_id, amount, currency, xact)
+                  SELECT gen_random_uuid(), gen_random_uuid(), 100, 'NGN', '3'::xid8
+                    FROM generate_series(1, 20000)`;
+    await onFreshCopy('postings', fill, async (tx) => {
+      await tx.execute(sql`ANALYZE postings`);
+      const { sql: text } = new PgDialect().sqlToQuery(ledgerFoldStatement());
+      const plan = await tx.execute<{ 'QUERY PLAN': string }>(sql.raw(`EXPLAIN ${text}`));
+      const lines = plan.rows.map((row) => row['QUERY PLAN']).join('\n');
+      expect(lines).toMatch(/Index Only Scan Backward using postings_xact_idx on postings/);
+      expect(lines).not.toMatch(/Seq Scan on postings/);
+    });
   });
 });
