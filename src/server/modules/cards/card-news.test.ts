@@ -1,9 +1,8 @@
 import { sql } from 'drizzle-orm';
-import { PgDialect } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Redemption } from '../../../shared/cards/schemas';
 import { buyCard, cardNewsDelivered, createDesign, redeemAt } from '../../../../tests/fixtures/cards';
-import { onFreshCopy } from '../../../../tests/fixtures/plans';
+import { onFreshCopy, planOf } from '../../../../tests/fixtures/plans';
 import { createTestApp, registerAndLogin, type TestApp } from '../../../../tests/fixtures/test-app';
 import { cardNewsProbe, writeActivity } from './cards.repository';
 import { deliverCardNews } from './redemptions.service';
@@ -167,9 +166,7 @@ describe("the news' probe (issue 14)", () => {
                   UNION ALL SELECT gen_random_uuid(), 'redeem', -10, 90, 2, '3'::xid8`;
     await onFreshCopy('card_activities', fill, async (tx) => {
       await tx.execute(sql`ANALYZE card_activities`);
-      const { sql: text } = new PgDialect().sqlToQuery(cardNewsProbe());
-      const plan = await tx.execute<{ 'QUERY PLAN': string }>(sql.raw(`EXPLAIN ${text}`));
-      const lines = plan.rows.map((row) => row['QUERY PLAN']).join('\n');
+      const lines = await planOf(tx, cardNewsProbe());
       expect(lines).toMatch(/Index Only Scan Backward using card_activities_xact_idx on card_activities/);
       expect(lines).not.toMatch(/Seq Scan on card_activities/);
       expect((await tx.execute<{ waiting: boolean }>(cardNewsProbe())).rows[0]!.waiting).toBe(false);

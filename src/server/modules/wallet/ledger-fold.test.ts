@@ -1,7 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { PgDialect } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { onFreshCopy } from '../../../../tests/fixtures/plans';
+import { onFreshCopy, planOf } from '../../../../tests/fixtures/plans';
 import { createTestApp, type TestApp } from '../../../../tests/fixtures/test-app';
 import { fundedBusiness, TEST_PIN } from '../../../../tests/fixtures/wallet';
 import type { DbOrTx } from '../../db/client';
@@ -238,9 +237,7 @@ describe("the fold's probe (issue 14)", () => {
                     FROM generate_series(1, 20000)`;
     await onFreshCopy('postings', fill, async (tx) => {
       await tx.execute(sql`ANALYZE postings`);
-      const { sql: text } = new PgDialect().sqlToQuery(ledgerFoldStatement());
-      const plan = await tx.execute<{ 'QUERY PLAN': string }>(sql.raw(`EXPLAIN ${text}`));
-      const lines = plan.rows.map((row) => row['QUERY PLAN']).join('\n');
+      const lines = await planOf(tx, ledgerFoldStatement());
       expect(lines).toMatch(/Index Only Scan Backward using postings_xact_idx on postings/);
       expect(lines).not.toMatch(/Seq Scan on postings/);
     });
