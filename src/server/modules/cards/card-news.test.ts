@@ -162,7 +162,8 @@ describe("the news' probe (issue 14)", () => {
   it('reads the newest use from the end of its index, not every sale, when nothing is new', async () => {
     // 20,000 sales' issues (no news) and one old use, on a table the planner has statistics for.
     const fill = `INSERT INTO card_activities (purchased_card_id, kind, amount, balance_after, seq, xact)
-                  SELECT gen_random_uuid(), 'issue'::card_activity_kind, 100, 100, 1, '3'::xid8 FROM generate_series(1, 20000)
+                  SELECT gen_random_uuid(), 'issue'::card_activity_kind, 100, 100, 1, '3'::xid8
+                    FROM generate_series(1, 20000)
                   UNION ALL SELECT gen_random_uuid(), 'redeem', -10, 90, 2, '3'::xid8`;
     await onFreshCopy('card_activities', fill, async (tx) => {
       await tx.execute(sql`ANALYZE card_activities`);
