@@ -194,15 +194,17 @@ function pgbenchInit(url: string): void {
   execFileSync('pgbench', [...args, '-i', '-s', '10', '-q', 'pgbench_ceiling'], { env, stdio: 'ignore' });
 }
 
-/** TPC-B with 32 clients for the bench's seconds on `pgbench_ceiling`: its tps, or why it was not measured. */
-function pgbenchRun(url: string): string {
+/** TPC-B with 32 clients for the bench's seconds on `pgbench_ceiling`: its tps (throws when it printed none). */
+function pgbenchRun(url: string): number {
   const { args, env } = pgbenchArgs(url);
   const out = execFileSync(
     'pgbench',
     [...args, '-c', '32', '-j', '2', '-T', String(SECONDS), 'pgbench_ceiling'],
     { env },
   ).toString();
-  return /tps = ([\d.]+)/.exec(out)?.[1] ?? 'unknown';
+  const tps = /tps = ([\d.]+)/.exec(out)?.[1];
+  if (!tps) throw new Error('pgbench printed no tps');
+  return Number(tps);
 }
 
 function notMeasured(error: unknown): string {
@@ -213,7 +215,7 @@ function notMeasured(error: unknown): string {
 export function pgbenchTps(url: string): string {
   try {
     pgbenchInit(url);
-    return pgbenchRun(url);
+    return String(pgbenchRun(url));
   } catch (error) {
     return notMeasured(error);
   }
@@ -287,9 +289,7 @@ async function ledgerRounds(
       if (why) continue;
       try {
         if (round === 0) pgbenchInit(ledger.embedded.url);
-        const tps = Number(pgbenchRun(ledger.embedded.url));
-        if (Number.isFinite(tps)) anchors.push(tps);
-        else why = 'not measured (pgbench printed no tps)';
+        anchors.push(pgbenchRun(ledger.embedded.url));
       } catch (error) {
         why = notMeasured(error);
       }
