@@ -1,10 +1,7 @@
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buyCard, createDesign } from '../../../../tests/fixtures/cards';
-import {
-  callsInTransaction,
-  inTransaction as inTransactionOn,
-} from '../../../../tests/fixtures/transactions';
+import { callsDuring, inTransaction as inTransactionOn } from '../../../../tests/fixtures/transactions';
 import { createTestApp, registerAndLogin, type TestApp } from '../../../../tests/fixtures/test-app';
 
 /**
@@ -237,13 +234,14 @@ describe('one check at commit for each card (ADR 033)', () => {
     let ran = -1;
     const error = await inTransaction(async (c) => {
       await c.query("SET LOCAL track_functions = 'pl'");
-      await c.query('UPDATE purchased_cards SET balance = 499000 WHERE id = $1', [card.id]);
-      await c.query(
-        "INSERT INTO card_activities (purchased_card_id, kind, amount, balance_after) VALUES ($1, 'redeem', -1000, 499000)",
-        [card.id],
-      );
-      await c.query('SET CONSTRAINTS ALL IMMEDIATE');
-      ran = await callsInTransaction(c, 'purchased_cards_check_balance');
+      ran = await callsDuring(c, 'purchased_cards_check_balance', async () => {
+        await c.query('UPDATE purchased_cards SET balance = 499000 WHERE id = $1', [card.id]);
+        await c.query(
+          "INSERT INTO card_activities (purchased_card_id, kind, amount, balance_after) VALUES ($1, 'redeem', -1000, 499000)",
+          [card.id],
+        );
+        await c.query('SET CONSTRAINTS ALL IMMEDIATE');
+      });
     });
     expect(error).toBeNull();
     expect(ran).toBe(1);

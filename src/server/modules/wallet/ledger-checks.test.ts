@@ -1,10 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  callsInTransaction,
-  inTransaction as inTransactionOn,
-} from '../../../../tests/fixtures/transactions';
+import { callsDuring, inTransaction as inTransactionOn } from '../../../../tests/fixtures/transactions';
 import { createTestApp, registerAndLogin, type TestApp } from '../../../../tests/fixtures/test-app';
 
 /**
@@ -59,13 +56,14 @@ describe('one check at commit for each entry', () => {
     let ran = -1;
     const error = await inTransaction(async (c) => {
       await c.query("SET LOCAL track_functions = 'pl'");
-      await entry(c, [
-        [a, 100],
-        [b, -60],
-        [b, -40],
-      ]);
-      await c.query('SET CONSTRAINTS ALL IMMEDIATE');
-      ran = await callsInTransaction(c, 'ledger_check_entry');
+      ran = await callsDuring(c, 'ledger_check_entry', async () => {
+        await entry(c, [
+          [a, 100],
+          [b, -60],
+          [b, -40],
+        ]);
+        await c.query('SET CONSTRAINTS ALL IMMEDIATE');
+      });
     });
     expect(error).toBeNull();
     expect(ran).toBe(1);
@@ -133,6 +131,28 @@ describe('one check at commit for each entry', () => {
         await post(c, id, b, -1);
       }),
     ).toBeNull();
+  });
+
+  it('an entry in two currencies passes when each sums to zero, and is refused with the one that does not', async () => {
+    const twoCurrencies = (usd: [number, number]) =>
+      inTransaction(async (c) => {
+        await entry(c, [
+          [a, 10],
+          [b, -10],
+        ]);
+        await c.query(
+          `WITH e AS (INSERT INTO journal_entries (kind, reference) VALUES ('test', $1) RETURNING id)
+           INSERT INTO postings (entry_id, ledger_account_id, amount, currency)
+           SELECT e.id, l.account, l.amount, l.currency
+             FROM e, (VALUES ($2::uuid, 100, 'NGN'), ($3::uuid, -100, 'NGN'), ($2::uuid, $4::bigint, 'USD'),
+                             ($3::uuid, $5::bigint, 'USD')) AS l(account, amount, currency)`,
+          [`test:${randomUUID()}`, a, b, ...usd],
+        );
+      });
+    expect(await twoCurrencies([5, -5])).toBeNull();
+    const error = await twoCurrencies([5, -3]);
+    expect(error).toMatchObject({ atCommit: true, code: '23514' });
+    expect(error!.message).toMatch(/does not balance: 2 USD off/);
   });
 
   it('many entries in one transaction: each is checked, past the 63 the transaction remembers', async () => {
