@@ -268,8 +268,10 @@ export async function closedLoop<T>(
   const {
     rssMb,
     result: { cpu },
-  } = await statementsDuring(databaseUrl, () =>
-    peakRssDuring(app, () => cpuDuring(app, run, () => latencies.length)),
+  } = await waitsDuring(databaseUrl, () =>
+    statementsDuring(databaseUrl, () =>
+      peakRssDuring(app, () => cpuDuring(app, run, () => latencies.length)),
+    ),
   );
   const elapsed = (performance.now() - started) / 1000;
   await perf;
@@ -361,11 +363,53 @@ export function startApp(
  * BENCH_PG_STATEMENTS=<file>: the embedded PostgreSQL of the money paths' benches loads pg_stat_statements
  * (nested statements too: triggers' queries and foreign-key checks), and each closed loop given the
  * database's URL writes its top statements by execution time to <file>.1, <file>.2, … (calls, total and mean
- * ms, rows, the text's start), numbered like BENCH_PERF's, with <file>.N.tables (each table's writes) and
- * <file>.N.functions (each PL/pgSQL function's calls and time, track_functions). Off otherwise; the product
- * never loads it. PostgreSQL 18 seems to count every foreign-key check as one statement (each names its table
+ * ms, rows, the text's start), numbered like BENCH_PERF's, with <file>.N.tables (each table's writes),
+ * <file>.N.functions (each PL/pgSQL function's calls and time, track_functions) and <file>.N.wal (the WAL
+ * written during the load: records, full-page images, bytes). Off otherwise; the product never loads it. PostgreSQL 18 seems to count every foreign-key check as one statement (each names its table
  * `x`), shown with the first one's text.
  */
+/**
+ * BENCH_PG_WAITS=<file>: while each closed loop given the database's URL runs, its database's busy backends
+ * are sampled every 10 ms from pg_stat_activity (one more connection, about 100 short reads a second), and
+ * <file>.1, <file>.2, … get the counts of what each was doing: running (no wait event) or waiting, and on
+ * what (`IO:WalSync` is a commit's flush, `LWLock:WALWrite` waiting for another backend's flush, `Lock:…` a
+ * row or table lock), by the statement's first words. Off otherwise.
+ */
+let waitRuns = 0;
+async function waitsDuring<T>(url: string | undefined, run: () => Promise<T>): Promise<T> {
+  const file = process.env.BENCH_PG_WAITS;
+  if (!file || !url) return run();
+  waitRuns += 1;
+  const out = `${file}.${waitRuns}`;
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  const counts = new Map<string, number>();
+  let samples = 0;
+  let running = true;
+  const sampling = (async () => {
+    while (running) {
+      const { rows } = await client.query<{ what: string }>(
+        `SELECT coalesce(wait_event_type || ':' || wait_event, 'running') || '  ' ||
+                left(regexp_replace(query, '\\s+', ' ', 'g'), 40) AS what
+           FROM pg_stat_activity
+          WHERE datname = current_database() AND pid <> pg_backend_pid() AND state = 'active'`,
+      );
+      samples += 1;
+      for (const { what } of rows) counts.set(what, (counts.get(what) ?? 0) + 1);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  })();
+  try {
+    return await run();
+  } finally {
+    running = false;
+    await sampling.catch(() => undefined);
+    await client.end();
+    const top = [...counts].sort((x, y) => y[1] - x[1]).map(([what, n]) => ({ n, what }));
+    writeFileSync(out, JSON.stringify({ samples, busy: top }, null, 2));
+  }
+}
+
 /** The money benches' embedded PostgreSQL, in `dataDir`, its database `bench` (with BENCH_PG_STATEMENTS's module). */
 export function startBenchDatabase(dataDir: string): Promise<EmbeddedDatabase> {
   const settings: Record<string, string> = process.env.BENCH_PG_STATEMENTS
@@ -392,7 +436,11 @@ async function statementsDuring<T>(url: string | undefined, run: () => Promise<T
     await client.query('SELECT pg_stat_statements_reset()');
     // The tables' and functions' counters of this database too: the files below then tell this load's part.
     await client.query('SELECT pg_stat_reset()');
+    await client.query("SELECT pg_stat_reset_shared('wal')");
     const result = await run();
+    // The WAL the load wrote: its records, full-page images and bytes (divide by the load's operations).
+    const wal = await client.query('SELECT wal_records, wal_fpi, wal_bytes FROM pg_stat_wal');
+    writeFileSync(`${out}.wal`, JSON.stringify(wal.rows[0], null, 2));
     const top = await client.query<Record<string, string>>(
       `SELECT calls, plans, round(total_plan_time::numeric, 1) AS plan_ms, round(total_exec_time::numeric, 1) AS total_ms, round(mean_exec_time::numeric, 4) AS mean_ms,
               rows, toplevel, left(regexp_replace(query, '\\s+', ' ', 'g'), 200) AS query
