@@ -368,48 +368,6 @@ export function startApp(
  * written during the load: records, full-page images, bytes). Off otherwise; the product never loads it. PostgreSQL 18 seems to count every foreign-key check as one statement (each names its table
  * `x`), shown with the first one's text.
  */
-/**
- * BENCH_PG_WAITS=<file>: while each closed loop given the database's URL runs, its database's busy backends
- * are sampled every 10 ms from pg_stat_activity (one more connection, about 100 short reads a second), and
- * <file>.1, <file>.2, … get the counts of what each was doing: running (no wait event) or waiting, and on
- * what (`IO:WalSync` is a commit's flush, `LWLock:WALWrite` waiting for another backend's flush, `Lock:…` a
- * row or table lock), by the statement's first words. Off otherwise.
- */
-let waitRuns = 0;
-async function waitsDuring<T>(url: string | undefined, run: () => Promise<T>): Promise<T> {
-  const file = process.env.BENCH_PG_WAITS;
-  if (!file || !url) return run();
-  waitRuns += 1;
-  const out = `${file}.${waitRuns}`;
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  const counts = new Map<string, number>();
-  let samples = 0;
-  let running = true;
-  const sampling = (async () => {
-    while (running) {
-      const { rows } = await client.query<{ what: string }>(
-        `SELECT coalesce(wait_event_type || ':' || wait_event, 'running') || '  ' ||
-                left(regexp_replace(query, '\\s+', ' ', 'g'), 40) AS what
-           FROM pg_stat_activity
-          WHERE datname = current_database() AND pid <> pg_backend_pid() AND state = 'active'`,
-      );
-      samples += 1;
-      for (const { what } of rows) counts.set(what, (counts.get(what) ?? 0) + 1);
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-  })();
-  try {
-    return await run();
-  } finally {
-    running = false;
-    await sampling.catch(() => undefined);
-    await client.end();
-    const top = [...counts].sort((x, y) => y[1] - x[1]).map(([what, n]) => ({ n, what }));
-    writeFileSync(out, JSON.stringify({ samples, busy: top }, null, 2));
-  }
-}
-
 /** The money benches' embedded PostgreSQL, in `dataDir`, its database `bench` (with BENCH_PG_STATEMENTS's module). */
 export function startBenchDatabase(dataDir: string): Promise<EmbeddedDatabase> {
   const settings: Record<string, string> = process.env.BENCH_PG_STATEMENTS
@@ -423,14 +381,20 @@ export function startBenchDatabase(dataDir: string): Promise<EmbeddedDatabase> {
   return startEmbeddedPostgres({ dataDir, database: 'bench', settings });
 }
 
-let statementRuns = 0;
+/** The next of a knob's numbered files (<file>.1, <file>.2, …, one per closed loop) and a client on `url`. */
+const loadFiles = new Map<string, number>();
+async function nextLoadFile(file: string, url: string): Promise<{ out: string; client: pg.Client }> {
+  const run = (loadFiles.get(file) ?? 0) + 1;
+  loadFiles.set(file, run);
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  return { out: `${file}.${run}`, client };
+}
+
 async function statementsDuring<T>(url: string | undefined, run: () => Promise<T>): Promise<T> {
   const file = process.env.BENCH_PG_STATEMENTS;
   if (!file || !url) return run();
-  statementRuns += 1;
-  const out = `${file}.${statementRuns}`;
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
+  const { out, client } = await nextLoadFile(file, url);
   try {
     await client.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
     await client.query('SELECT pg_stat_statements_reset()');
@@ -463,5 +427,43 @@ async function statementsDuring<T>(url: string | undefined, run: () => Promise<T
     return result;
   } finally {
     await client.end();
+  }
+}
+
+/**
+ * BENCH_PG_WAITS=<file>: while each closed loop given the database's URL runs, its database's busy backends
+ * are sampled every 10 ms from pg_stat_activity (one more connection, about 100 short reads a second), and
+ * <file>.1, <file>.2, … get the counts of what each was doing: running (no wait event) or waiting, and on
+ * what (`IO:WalSync` is a commit's flush, `LWLock:WALWrite` waiting for another backend's flush, `Lock:…` a
+ * row or table lock), by the statement's first words. Off otherwise.
+ */
+async function waitsDuring<T>(url: string | undefined, run: () => Promise<T>): Promise<T> {
+  const file = process.env.BENCH_PG_WAITS;
+  if (!file || !url) return run();
+  const { out, client } = await nextLoadFile(file, url);
+  const counts = new Map<string, number>();
+  let samples = 0;
+  let running = true;
+  const sampling = (async () => {
+    while (running) {
+      const { rows } = await client.query<{ what: string }>(
+        `SELECT coalesce(wait_event_type || ':' || wait_event, 'running') || '  ' ||
+                left(regexp_replace(query, '\\s+', ' ', 'g'), 40) AS what
+           FROM pg_stat_activity
+          WHERE datname = current_database() AND pid <> pg_backend_pid() AND state = 'active'`,
+      );
+      samples += 1;
+      for (const { what } of rows) counts.set(what, (counts.get(what) ?? 0) + 1);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  })();
+  try {
+    return await run();
+  } finally {
+    running = false;
+    await sampling.catch(() => undefined);
+    await client.end();
+    const top = [...counts].sort((x, y) => y[1] - x[1]).map(([what, n]) => ({ n, what }));
+    writeFileSync(out, JSON.stringify({ samples, busy: top }, null, 2));
   }
 }
