@@ -365,8 +365,9 @@ export function startApp(
  * database's URL writes its top statements by execution time to <file>.1, <file>.2, … (calls, total and mean
  * ms, rows, the text's start), numbered like BENCH_PERF's, with <file>.N.tables (each table's writes),
  * <file>.N.functions (each PL/pgSQL function's calls and time, track_functions) and <file>.N.wal (the WAL
- * written during the load: records, full-page images, bytes). Off otherwise; the product never loads it. PostgreSQL 18 seems to count every foreign-key check as one statement (each names its table
- * `x`), shown with the first one's text.
+ * written during the load: records, full-page images, bytes). Off otherwise; the product never loads it.
+ * PostgreSQL 18 seems to count every foreign-key check as one statement (each names its table `x`), shown
+ * with the first one's text.
  */
 /** The money benches' embedded PostgreSQL, in `dataDir`, its database `bench` (with BENCH_PG_STATEMENTS's module). */
 export function startBenchDatabase(dataDir: string): Promise<EmbeddedDatabase> {
@@ -381,12 +382,15 @@ export function startBenchDatabase(dataDir: string): Promise<EmbeddedDatabase> {
   return startEmbeddedPostgres({ dataDir, database: 'bench', settings });
 }
 
+/** The bench's own connections to the database it measures, which the waits' samples leave out. */
+const BENCH_CLIENT = 'giftmart-bench';
+
 /** The next of a knob's numbered files (<file>.1, <file>.2, …, one per closed loop) and a client on `url`. */
 const loadFiles = new Map<string, number>();
 async function nextLoadFile(file: string, url: string): Promise<{ out: string; client: pg.Client }> {
   const run = (loadFiles.get(file) ?? 0) + 1;
   loadFiles.set(file, run);
-  const client = new pg.Client({ connectionString: url });
+  const client = new pg.Client({ connectionString: url, application_name: BENCH_CLIENT });
   await client.connect();
   return { out: `${file}.${run}`, client };
 }
@@ -435,7 +439,8 @@ async function statementsDuring<T>(url: string | undefined, run: () => Promise<T
  * are sampled every 10 ms from pg_stat_activity (one more connection, about 100 short reads a second), and
  * <file>.1, <file>.2, … get the counts of what each was doing: running (no wait event) or waiting, and on
  * what (`IO:WalSync` is a commit's flush, `LWLock:WALWrite` waiting for another backend's flush, `Lock:…` a
- * row or table lock), by the statement's first words. Off otherwise.
+ * row or table lock), by the statement's first words; the bench's own connections are left out. Off
+ * otherwise.
  */
 async function waitsDuring<T>(url: string | undefined, run: () => Promise<T>): Promise<T> {
   const file = process.env.BENCH_PG_WAITS;
@@ -450,7 +455,8 @@ async function waitsDuring<T>(url: string | undefined, run: () => Promise<T>): P
         `SELECT coalesce(wait_event_type || ':' || wait_event, 'running') || '  ' ||
                 left(regexp_replace(query, '\\s+', ' ', 'g'), 40) AS what
            FROM pg_stat_activity
-          WHERE datname = current_database() AND pid <> pg_backend_pid() AND state = 'active'`,
+          WHERE datname = current_database() AND application_name <> $1 AND state = 'active'`,
+        [BENCH_CLIENT],
       );
       samples += 1;
       for (const { what } of rows) counts.set(what, (counts.get(what) ?? 0) + 1);
