@@ -359,16 +359,6 @@ export function startApp(
   });
 }
 
-/**
- * BENCH_PG_STATEMENTS=<file>: the embedded PostgreSQL of the money paths' benches loads pg_stat_statements
- * (nested statements too: triggers' queries and foreign-key checks), and each closed loop given the
- * database's URL writes its top statements by execution time to <file>.1, <file>.2, … (calls, total and mean
- * ms, rows, the text's start), numbered like BENCH_PERF's, with <file>.N.tables (each table's writes),
- * <file>.N.functions (each PL/pgSQL function's calls and time, track_functions) and <file>.N.wal (the WAL
- * written during the load: records, full-page images, bytes). Off otherwise; the product never loads it.
- * PostgreSQL 18 seems to count every foreign-key check as one statement (each names its table `x`), shown
- * with the first one's text.
- */
 /** The money benches' embedded PostgreSQL, in `dataDir`, its database `bench` (with BENCH_PG_STATEMENTS's module). */
 export function startBenchDatabase(dataDir: string): Promise<EmbeddedDatabase> {
   const settings: Record<string, string> = process.env.BENCH_PG_STATEMENTS
@@ -395,6 +385,16 @@ async function nextLoadFile(file: string, url: string): Promise<{ out: string; c
   return { out: `${file}.${run}`, client };
 }
 
+/**
+ * BENCH_PG_STATEMENTS=<file>: the embedded PostgreSQL of the money paths' benches loads pg_stat_statements
+ * (nested statements too: triggers' queries and foreign-key checks), and each closed loop given the
+ * database's URL writes its top statements by execution time to <file>.1, <file>.2, … (calls, total and mean
+ * ms, rows, the text's start), numbered like BENCH_PERF's, with <file>.N.tables (each table's writes),
+ * <file>.N.functions (each PL/pgSQL function's calls and time, track_functions) and <file>.N.wal (the WAL
+ * written during the load: records, full-page images, bytes). Off otherwise; the product never loads it.
+ * PostgreSQL 18 seems to count every foreign-key check as one statement (each names its table `x`), shown
+ * with the first one's text.
+ */
 async function statementsDuring<T>(url: string | undefined, run: () => Promise<T>): Promise<T> {
   const file = process.env.BENCH_PG_STATEMENTS;
   if (!file || !url) return run();

@@ -233,7 +233,6 @@ describe('one check at commit for each card (ADR 033)', () => {
     const card = await newCard(500_000);
     let ran = -1;
     const error = await inTransaction(async (c) => {
-      await c.query("SET LOCAL track_functions = 'pl'");
       ran = await callsDuring(c, 'purchased_cards_check_balance', async () => {
         await c.query('UPDATE purchased_cards SET balance = 499000 WHERE id = $1', [card.id]);
         await c.query(

@@ -55,7 +55,6 @@ describe('one check at commit for each entry', () => {
   it('an entry and its three postings queue one check, which runs', async () => {
     let ran = -1;
     const error = await inTransaction(async (c) => {
-      await c.query("SET LOCAL track_functions = 'pl'");
       ran = await callsDuring(c, 'ledger_check_entry', async () => {
         await entry(c, [
           [a, 100],
