@@ -33,6 +33,20 @@ describe('the embedded PostgreSQL (issue 14: statements over a Unix socket)', ()
     expect(tcp.rows[0]).toEqual({ addr: '127.0.0.1' });
   });
 
+  it('makes new WAL files without filling them with zeros first (ADR 037)', async () => {
+    expect(embedded, 'the server the test above started').toBeDefined();
+    const client = new pg.Client({ connectionString: embedded!.url });
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ setting: string; source: string }>(
+        "SELECT setting, source FROM pg_settings WHERE name = 'wal_init_zero'",
+      );
+      expect(rows[0]).toEqual({ setting: 'off', source: 'command line' });
+    } finally {
+      await client.end();
+    }
+  });
+
   it('keeps to TCP when DATA_DIR is too deep for a socket path (about 100 bytes)', () => {
     expect(socketDirFor('/srv/giftmart/data/pg', 5433)).toBe('/srv/giftmart/data/pg');
     expect(socketDirFor(`/srv/${'x'.repeat(90)}/pg`, 5433)).toBeUndefined();
