@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import QRCode from 'qrcode';
 
 /**
@@ -33,11 +33,26 @@ function lumaPlane(text: string | null): Buffer {
   return y;
 }
 
-/** Writes the .y4m: a QR of `text`, or (null) a blank white picture to launch the browser with. */
+/**
+ * Writes the .y4m: a QR of `text`, or (null) a blank white picture to launch the browser with. Chromium keeps
+ * reading the file it opened first (a new file renamed over it was never seen), so a new picture is written
+ * over the old one in place, and never truncated first: once, in CI, the Scan after a rewrite said "No camera
+ * was found on this device", most likely from a frame read while the file was empty.
+ */
 export function writeFakeCamera(file: string, text: string | null): void {
   const { width, height, frames } = FAKE_VIDEO;
   const header = Buffer.from(`YUV4MPEG2 W${width} H${height} F10:1 Ip A1:1 C420jpeg\n`, 'ascii');
   const chroma = Buffer.alloc((width / 2) * (height / 2), 128);
   const frame = Buffer.concat([Buffer.from('FRAME\n', 'ascii'), lumaPlane(text), chroma, chroma]);
-  writeFileSync(file, Buffer.concat([header, ...Array.from({ length: frames }, () => frame)]));
+  const video = Buffer.concat([header, ...Array.from({ length: frames }, () => frame)]);
+  if (!existsSync(file) || statSync(file).size !== video.length) {
+    writeFileSync(file, video);
+    return;
+  }
+  const fd = openSync(file, 'r+');
+  try {
+    writeSync(fd, video, 0, video.length, 0);
+  } finally {
+    closeSync(fd);
+  }
 }
