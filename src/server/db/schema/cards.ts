@@ -4,6 +4,7 @@ import {
   bigint,
   boolean,
   check,
+  foreignKey,
   index,
   integer,
   pgEnum,
@@ -40,12 +41,9 @@ export const purchasedCards = pgTable(
     ownerId: uuid('owner_id')
       .notNull()
       .references(() => accounts.id, { onDelete: 'restrict' }),
-    giftCardId: uuid('gift_card_id')
-      .notNull()
-      .references(() => giftCards.id, { onDelete: 'restrict' }),
-    businessId: uuid('business_id')
-      .notNull()
-      .references(() => accounts.id, { onDelete: 'restrict' }),
+    // The design and its business, one key (ADR 038): a card is of a design of the business it names.
+    giftCardId: uuid('gift_card_id').notNull(),
+    businessId: uuid('business_id').notNull(),
     orderId: uuid('order_id')
       .notNull()
       .references(() => orders.id, { onDelete: 'restrict' }),
@@ -84,6 +82,11 @@ export const purchasedCards = pgTable(
     index('purchased_cards_expiry_idx')
       .on(t.expiresAt)
       .where(sql`${t.expiresAt} IS NOT NULL AND ${t.status} NOT IN ('redeemed', 'expired', 'void')`),
+    foreignKey({
+      name: 'purchased_cards_design_of_business_fk',
+      columns: [t.giftCardId, t.businessId],
+      foreignColumns: [giftCards.id, giftCards.businessId],
+    }).onDelete('restrict'),
     check('purchased_cards_balance_range', sql`${t.balance} >= 0 AND ${t.balance} <= ${t.initialValue}`),
   ],
 );
@@ -160,8 +163,11 @@ export const cardActivities = pgTable(
     uniqueIndex('card_activities_idempotency_unique')
       .on(t.actorId, t.idempotencyKey)
       .where(sql`${t.idempotencyKey} IS NOT NULL`),
-    // A business's redemptions, newest first.
-    index('card_activities_actor_idx').on(t.actorId, t.createdAt.desc()),
+    // A business's redemptions, newest first. Only activities with an actor (ADR 038): every query of it names
+    // one, and a sale's issue, which has none, writes no entry here.
+    index('card_activities_actor_idx')
+      .on(t.actorId, t.createdAt.desc())
+      .where(sql`${t.actorId} IS NOT NULL`),
     // The activities since `card_news.through` (ADR 024), but a sale's issue (no news; it would cost every
     // purchase an index entry). 'issue' because the type was made with it: a predicate naming a value added
     // later (like 'reverse') cannot be built on PostgreSQL 15 in the transaction that migrates a new database.

@@ -8,6 +8,7 @@ import {
   pgTable,
   text,
   timestamp,
+  unique,
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
@@ -43,6 +44,8 @@ export const giftCards = pgTable(
   },
   (t) => [
     uniqueIndex('gift_cards_unique_id_unique').on(t.uniqueId),
+    // What orders and cards name their design and its business by (ADR 038).
+    unique('gift_cards_id_business_unique').on(t.id, t.businessId),
     // Catalogue: newest first, keyset on (created_at, id), only cards on sale.
     index('gift_cards_catalogue_idx')
       .on(t.createdAt.desc(), t.id.desc())

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import {
   bigint,
   check,
+  foreignKey,
   index,
   integer,
   jsonb,
@@ -37,12 +38,9 @@ export const orders = pgTable(
     buyerId: uuid('buyer_id')
       .notNull()
       .references(() => accounts.id, { onDelete: 'restrict' }),
-    giftCardId: uuid('gift_card_id')
-      .notNull()
-      .references(() => giftCards.id, { onDelete: 'restrict' }),
-    businessId: uuid('business_id')
-      .notNull()
-      .references(() => accounts.id, { onDelete: 'restrict' }),
+    // The design and its business, one key (ADR 038): an order is for a design of the business it names.
+    giftCardId: uuid('gift_card_id').notNull(),
+    businessId: uuid('business_id').notNull(),
     amount: bigint('amount', { mode: 'bigint' }).notNull(),
     currency: text('currency').notNull(),
     status: orderStatus('status').notNull().default('pending'),
@@ -64,6 +62,11 @@ export const orders = pgTable(
       .on(t.buyerId, t.idempotencyKey)
       .where(sql`${t.idempotencyKey} IS NOT NULL`),
     index('orders_buyer_idx').on(t.buyerId, t.createdAt.desc()),
+    foreignKey({
+      name: 'orders_design_of_business_fk',
+      columns: [t.giftCardId, t.businessId],
+      foreignColumns: [giftCards.id, giftCards.businessId],
+    }).onDelete('restrict'),
     check('orders_amount_positive', sql`${t.amount} > 0`),
   ],
 );

@@ -308,3 +308,58 @@ describe('one check at commit for each card (ADR 033)', () => {
     expect(numbered.rows).toEqual([{ kind: 'issue', seq: 1 }]);
   });
 });
+
+describe('a card and its order name a design of their own business (ADR 038)', () => {
+  it('refuses a card or an order whose business is not its design’s, and keeps the one that is', async () => {
+    const card = await newCard();
+    const other = await registerAndLogin(t.app, 'business');
+    const { rows } = await t.database.pool.query<{ order_id: string; business_id: string }>(
+      'SELECT order_id, business_id FROM purchased_cards WHERE id = $1',
+      [card.id],
+    );
+    const { order_id: orderId, business_id: businessId } = rows[0]!;
+    for (const [statement, id] of [
+      ['UPDATE purchased_cards SET business_id = $2 WHERE id = $1', card.id],
+      ['UPDATE orders SET business_id = $2 WHERE id = $1', orderId],
+    ] as const) {
+      const refused = await inTransaction(async (c) => {
+        await c.query(statement, [id, other.account.id]);
+      });
+      expect(refused, statement).toMatchObject({ atCommit: false, code: '23503' });
+      expect(refused!.message, statement).toMatch(/design_of_business_fk/);
+      expect(
+        await inTransaction(async (c) => {
+          await c.query(statement, [id, businessId]);
+        }),
+        statement,
+      ).toBeNull();
+    }
+    const after = await t.database.pool.query<{ business_id: string }>(
+      'SELECT c.business_id FROM purchased_cards c JOIN orders o ON o.id = c.order_id AND o.business_id = c.business_id WHERE c.id = $1',
+      [card.id],
+    );
+    expect(after.rows).toEqual([{ business_id: businessId }]);
+  });
+
+  it('the actors’ index holds only activities with an actor (not a sale’s issue), and a look-up by actor uses it', async () => {
+    const card = await newCard();
+    const client = await t.database.pool.connect();
+    try {
+      await client.query('BEGIN');
+      await client.query('SET LOCAL enable_seqscan = off');
+      await client.query('SET LOCAL plan_cache_mode = force_generic_plan');
+      await client.query(
+        'PREPARE by_actor AS SELECT id FROM card_activities WHERE actor_id = $1 ORDER BY created_at DESC LIMIT 50',
+      );
+      const plan = await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN EXECUTE by_actor('${card.id}')`);
+      expect(plan.rows.map((row) => row['QUERY PLAN']).join('\n')).toMatch(/card_activities_actor_idx/);
+      const definition = await client.query<{ def: string }>(
+        "SELECT pg_get_indexdef('card_activities_actor_idx'::regclass) AS def",
+      );
+      expect(definition.rows[0]!.def).toMatch(/WHERE \(actor_id IS NOT NULL\)$/);
+    } finally {
+      await client.query('ROLLBACK').catch(() => undefined);
+      client.release();
+    }
+  });
+});
