@@ -342,7 +342,6 @@ describe('a card and its order name a design of their own business (ADR 038)', (
   });
 
   it('the actors’ index holds only activities with an actor (not a sale’s issue), and a look-up by actor uses it', async () => {
-    const card = await newCard();
     const client = await t.database.pool.connect();
     try {
       await client.query('BEGIN');
@@ -351,7 +350,9 @@ describe('a card and its order name a design of their own business (ADR 038)', (
       await client.query(
         'PREPARE by_actor AS SELECT id FROM card_activities WHERE actor_id = $1 ORDER BY created_at DESC LIMIT 50',
       );
-      const plan = await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN EXECUTE by_actor('${card.id}')`);
+      const plan = await client.query<{ 'QUERY PLAN': string }>(
+        "EXPLAIN EXECUTE by_actor('00000000-0000-4000-8000-000000000000')",
+      );
       expect(plan.rows.map((row) => row['QUERY PLAN']).join('\n')).toMatch(/card_activities_actor_idx/);
       const definition = await client.query<{ def: string }>(
         "SELECT pg_get_indexdef('card_activities_actor_idx'::regclass) AS def",
