@@ -1,5 +1,5 @@
 import { PgTransaction } from 'drizzle-orm/pg-core';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { DbOrTx } from '../db/client';
 import {
   Batcher,
@@ -67,22 +67,29 @@ describe('Batcher', () => {
   });
 
   it('while its kind is busy, an item that finds no run in flight waits gatherMs for the others on their way', async () => {
-    const held = heldRuns((items: number[]) => items);
-    const b = batcher({ run: held.run, gatherMs: 20 });
-    const first = b.submit(1);
-    expect(held.runs.map((r) => r.items)).toEqual([[1]]); // never ran before: at once
-    held.runs[0]!.finish();
-    expect(await first).toBe(1);
-    await settle(); // the run has ended
-    // A run ended a moment ago: the next item waits, and one arriving meanwhile joins it.
-    const next = b.submit(2);
-    await settle();
-    expect(held.runs).toHaveLength(1);
-    const joining = b.submit(3);
-    await expect.poll(() => held.runs.length, { timeout: 1000, interval: 5 }).toBe(2);
-    expect(held.runs[1]!.items).toEqual([2, 3]);
-    held.runs[1]!.finish();
-    expect(await Promise.all([next, joining])).toEqual([2, 3]);
+    // The clock is the test's: on a loaded machine a real timer of a few milliseconds can take longer than
+    // GATHER_WHILE_BUSY_MS or gatherMs, and the items would then go in two runs for the machine's sake.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+    try {
+      const held = heldRuns((items: number[]) => items);
+      const b = batcher({ run: held.run, gatherMs: 20 });
+      const first = b.submit(1);
+      expect(held.runs.map((r) => r.items)).toEqual([[1]]); // never ran before: at once
+      held.runs[0]!.finish();
+      expect(await first).toBe(1);
+      await vi.advanceTimersByTimeAsync(0); // the run has ended
+      // A run ended a moment ago: the next item waits, and one arriving meanwhile joins it.
+      const next = b.submit(2);
+      await vi.advanceTimersByTimeAsync(19);
+      expect(held.runs).toHaveLength(1);
+      const joining = b.submit(3);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(held.runs.map((r) => r.items)).toEqual([[1], [2, 3]]);
+      held.runs[1]!.finish();
+      expect(await Promise.all([next, joining])).toEqual([2, 3]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('an item on a kind idle for longer than GATHER_WHILE_BUSY_MS goes at once, as does one with gatherMs 0', async () => {
