@@ -11,6 +11,18 @@ import './index.css';
 // A visit to / is the pre-rendered landing page (landing.html, src/web/landing.ts; ADR 004), so everything
 // this entry serves needs the router: it comes in the entry itself rather than as one more round trip.
 await whenHydrated(REHYDRATE_TIMEOUT_MS);
+// The browser gets its turn before the screens' code runs: evaluating this entry (React, the router) and then
+// the screens' modules in the same task made one long task of the start on a slow phone (issue 14, total
+// blocking time); as two tasks, input and paints can come between. A message, not a timer: a tab opened in
+// the background has its timers held back to once a second.
+await new Promise<void>((resolve) => {
+  const channel = new MessageChannel();
+  channel.port1.onmessage = () => {
+    channel.port1.close();
+    resolve();
+  };
+  channel.port2.postMessage(null);
+});
 
 const { bizClient, userData } = useGiftCardStore.getState();
 const screens = preloadScreens(window.location, bizClient ? 'business' : userData ? 'user' : null);
