@@ -110,7 +110,9 @@ export const cardActivityKind = pgEnum('card_activity_kind', [
 
 /**
  * Every change to a purchased card's balance, status or owner, with the balance after it. Append-only, and
- * the card's balance always equals the sum of its activities (triggers in 0006_card_integrity.sql).
+ * the card's balance always equals what its activities add up to (triggers in 0007_card_integrity.sql): from
+ * its initial value, since a card sold from migration 0029 on is its own issue and has no issue activity
+ * (ADR 039); from nothing for a card sold before, whose issue is an activity.
  */
 export const cardActivities = pgTable(
   'card_activities',
@@ -174,8 +176,9 @@ export const cardActivities = pgTable(
     index('card_activities_xact_idx')
       .on(t.xact)
       .where(sql`${t.kind} <> 'issue'`),
-    // A card's issue is its first activity, numbered 1 with its whole value as its balance, without the
-    // running-balance trigger (ADR 033): one a card. Issues written before 0016 keep their 0.
+    // The issue activity of a card sold before 0029 (ADR 039) is its first, numbered 1 with its whole value as
+    // its balance, without the running-balance trigger (ADR 033): one a card. Issues written before 0016 keep
+    // their 0.
     uniqueIndex('card_activities_one_issue')
       .on(t.purchasedCardId)
       .where(sql`${t.kind} = 'issue'`),

@@ -7,7 +7,9 @@ import { createTestApp, registerAndLogin, type TestApp } from '../../../../tests
 /**
  * The database keeps a card's money honest by itself (0007_card_integrity.sql), whatever the app does:
  * card activity is append-only, each activity's balance_after is the running sum, and a card's balance
- * equals the sum of its activities at commit. Raw SQL on one connection, each case in its own transaction.
+ * equals what its activities add up to at commit. Raw SQL on one connection, each case in its own
+ * transaction. A card sold since migration 0029 is its own issue (ADR 039): it has no issue activity, and its
+ * activities add up from its initial value.
  */
 let t: TestApp;
 beforeAll(async () => {
@@ -25,6 +27,20 @@ async function newCard(amount = 500_000) {
 const inTransaction = (work: (client: pg.PoolClient) => Promise<void>) =>
   inTransactionOn(t.database.pool, work);
 
+/** A new card with one activity: 1000 spent, its balance and the activity written together. */
+async function spentCard() {
+  const card = await newCard(500_000);
+  const error = await inTransaction(async (c) => {
+    await c.query(
+      "INSERT INTO card_activities (purchased_card_id, kind, amount, balance_after) VALUES ($1, 'redeem', -1000, 499000)",
+      [card.id],
+    );
+    await c.query('UPDATE purchased_cards SET balance = 499000 WHERE id = $1', [card.id]);
+  });
+  expect(error).toBeNull();
+  return card;
+}
+
 async function state(id: string) {
   const card = await t.database.pool.query('SELECT balance FROM purchased_cards WHERE id = $1', [id]);
   const activities = await t.database.pool.query(
@@ -36,8 +52,9 @@ async function state(id: string) {
 
 describe('card activity is append-only', () => {
   it('refuses UPDATE, DELETE and TRUNCATE of card_activities', async () => {
-    const card = await newCard();
+    const card = await spentCard();
     const before = await state(card.id);
+    expect(before.activities).toHaveLength(1);
     for (const statement of [
       'UPDATE card_activities SET amount = amount + 1 WHERE purchased_card_id = $1',
       "UPDATE card_activities SET reference = 'edited' WHERE purchased_card_id = $1",
@@ -87,7 +104,7 @@ describe('balance after is the running sum', () => {
       );
     });
     expect(error!.code).toBe('23514');
-    expect((await state(card.id)).activities).toHaveLength(1);
+    expect((await state(card.id)).activities).toHaveLength(0);
   });
 });
 
@@ -115,7 +132,7 @@ describe('a card’s balance equals the sum of its activities, at commit', () =>
     expect(error!.atCommit).toBe(true);
     expect(error!.code).toBe('23514');
     expect(await state(card.id)).toMatchObject({ balance: '500000' });
-    expect((await state(card.id)).activities).toHaveLength(1);
+    expect((await state(card.id)).activities).toHaveLength(0);
   });
 
   it('accepts an activity and the balance that agree, written in either order', async () => {
@@ -139,7 +156,6 @@ describe('a card’s balance equals the sum of its activities, at commit', () =>
     const after = await state(card.id);
     expect(after.balance).toBe('490000');
     expect(after.activities.map((a) => [a.kind, a.amount, a.balance_after])).toEqual([
-      ['issue', '500000', '500000'],
       ['redeem', '-1000', '499000'],
       ['redeem', '-9000', '490000'],
     ]);
@@ -169,7 +185,7 @@ describe('the checks read the card’s last activity, not its whole history (001
       await c.query('UPDATE purchased_cards SET balance = 498000 WHERE id = $1', [card.id]);
     });
     expect(error).toBeNull();
-    expect(await numbers(card.id)).toEqual([1, 2, 3]);
+    expect(await numbers(card.id)).toEqual([1, 2]);
     // Still the running sum: the last activity says 498000, so 497000 after 2000 more is refused.
     const wrong = await inTransaction(async (c) => {
       await c.query(
@@ -183,11 +199,15 @@ describe('the checks read the card’s last activity, not its whole history (001
 
   it('a card whose activities were written before the numbering is checked against their sum, then numbered', async () => {
     const card = await newCard(500_000);
-    // As before 0016: the card spent down to 400000 by activities with no number (seq 0). Written with the
-    // triggers skipped, as rows that already exist are; they agree with each other and with the card.
+    // As before 0016: the card's issue and its spending down to 400000 as activities with no number (seq 0).
+    // Written with the triggers skipped, as rows that already exist are; they agree with each other and with
+    // the card.
     const seeded = await inTransaction(async (c) => {
       await c.query('SET LOCAL session_replication_role = replica');
-      await c.query('UPDATE card_activities SET seq = 0 WHERE purchased_card_id = $1', [card.id]);
+      await c.query(
+        "INSERT INTO card_activities (purchased_card_id, kind, amount, balance_after, seq, created_at) VALUES ($1, 'issue', 500000, 500000, 0, now() - interval '1 minute')",
+        [card.id],
+      );
       await c.query(
         "INSERT INTO card_activities (purchased_card_id, kind, amount, balance_after, seq) VALUES ($1, 'redeem', -100000, 400000, 0)",
         [card.id],
@@ -291,6 +311,14 @@ describe('one check at commit for each card (ADR 033)', () => {
 
   it('an issue is a card’s first activity, numbered 1, its balance its amount, one a card', async () => {
     const card = await newCard(500_000);
+    // The issue activity a card sold before migration 0029 has (ADR 039).
+    const written = await inTransaction(async (c) => {
+      await c.query(
+        "INSERT INTO card_activities (purchased_card_id, kind, amount, balance_after, seq) VALUES ($1, 'issue', 500000, 500000, 1)",
+        [card.id],
+      );
+    });
+    expect(written).toBeNull();
     const issue = (seq: number, amount: number, balanceAfter: number) =>
       inTransaction(async (c) => {
         await c.query(
@@ -306,6 +334,62 @@ describe('one check at commit for each card (ADR 033)', () => {
       [card.id],
     );
     expect(numbered.rows).toEqual([{ kind: 'issue', seq: 1 }]);
+  });
+});
+
+describe('a card is its own issue (ADR 039)', () => {
+  it('a sale writes its card at its whole value and no activity; the holder’s history shows the issue', async () => {
+    const seller = await registerAndLogin(t.app, 'business');
+    const buyer = await registerAndLogin(t.app, 'user');
+    const card = await buyCard(t, buyer, await createDesign(seller, 500_000));
+    expect(await state(card.id)).toEqual({ balance: '500000', activities: [] });
+    const detail = (
+      await buyer.request({ method: 'GET', url: `/api/v1/purchased-cards/${card.id}` })
+    ).json() as {
+      activities: {
+        id: string;
+        kind: string;
+        amount: { amount: number };
+        balanceAfter: { amount: number };
+      }[];
+    };
+    expect(detail.activities.map((a) => [a.id, a.kind, a.amount.amount, a.balanceAfter.amount])).toEqual([
+      [card.id, 'issue', 500_000, 500_000],
+    ]);
+  });
+
+  it('a card inserted at its whole value queues no check; at another balance, it is checked', async () => {
+    const card = await newCard(500_000);
+    // A copy of the card and of its order, as another sale would write them, at `balance`.
+    const copy = async (balance: number) => {
+      let ran = -1;
+      const error = await inTransaction(async (c) => {
+        const { rows } = await c.query<{ id: string }>(
+          `INSERT INTO orders
+           SELECT (jsonb_populate_record(NULL::orders, to_jsonb(o) || jsonb_build_object(
+                    'id', gen_random_uuid(), 'reference', gen_random_uuid()::text, 'idempotency_key', NULL))).*
+             FROM orders o WHERE o.id = (SELECT order_id FROM purchased_cards WHERE id = $1)
+           RETURNING id`,
+          [card.id],
+        );
+        ran = await callsDuring(c, 'purchased_cards_check_balance', async () => {
+          await c.query(
+            `INSERT INTO purchased_cards
+             SELECT (jsonb_populate_record(NULL::purchased_cards, to_jsonb(p) || jsonb_build_object(
+                      'id', gen_random_uuid(), 'order_id', $2::uuid, 'code_hash', gen_random_uuid()::text,
+                      'balance', $3::bigint))).*
+               FROM purchased_cards p WHERE p.id = $1`,
+            [card.id, rows[0]!.id, balance],
+          );
+          await c.query('SET CONSTRAINTS ALL IMMEDIATE');
+        });
+      });
+      return { error, ran };
+    };
+    expect(await copy(500_000)).toEqual({ error: null, ran: 0 });
+    const other = await copy(400_000);
+    expect(other.error).toMatchObject({ code: '23514' });
+    expect(other.error!.message).toMatch(/has balance 400000 but its activities sum to 500000/);
   });
 });
 

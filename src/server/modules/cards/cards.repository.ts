@@ -33,11 +33,9 @@ export interface CardToIssue {
 }
 
 /**
- * New cards and their first activities (`issue`, the whole value) as CTEs (`issued_card`, `issued_activity`)
- * of the statement that completes their sales (issue 14: the sale's writes in one round trip; many sales at
- * once, ADR 027, the values as arrays). An issue is written numbered 1, its balance the card's value: the
- * constraints that hold an issue to the running-balance rule without its trigger ask for that (ADR 033), and
- * the check at commit compares each card with its activities, once a card.
+ * New cards as a CTE (`issued_card`) of the statement that completes their sales (issue 14: the sale's writes in
+ * one round trip; many sales at once, ADR 027, the values as arrays). A card is its own issue (ADR 039): written
+ * at its whole value with no activity, it needs no check at commit, and its history shows the issue read from it.
  */
 export function issuedCardCtes(cards: CardToIssue[]): SQL {
   const column = <T>(pick: (card: CardToIssue) => T) => sql.param(cards.map(pick));
@@ -54,12 +52,7 @@ export function issuedCardCtes(cards: CardToIssue[]): SQL {
                     ${column((c) => c.code.ciphertext)}::text[], ${column((c) => c.code.last4)}::text[],
                     ${column((c) => c.validityMonths)}::int[])
              AS c(id, owner_id, gift_card_id, business_id, order_id, amount, currency, code_hash,
-                  code_ciphertext, code_last4, validity_months)
-      RETURNING id, balance),
-    issued_activity AS (
-      INSERT INTO ${cardActivities} (purchased_card_id, kind, amount, balance_after, seq, created_at)
-      SELECT id, 'issue', balance, balance, 1, clock_timestamp() FROM issued_card
-      RETURNING purchased_card_id)`;
+                  code_ciphertext, code_last4, validity_months))`;
 }
 
 export type CardRow = typeof purchasedCards.$inferSelect;

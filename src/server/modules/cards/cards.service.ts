@@ -96,6 +96,34 @@ export function toCardActivity(view: ActivityView, currency: string): CardActivi
   };
 }
 
+/**
+ * A card's history: its activities, oldest first (or the newest `limit`), with its issue. A card sold since
+ * migration 0029 is its own issue (ADR 039): the issue is read from the card, its id the card's, when the card
+ * has no issue activity (those sold before have one, and it comes with the others).
+ */
+async function cardHistory(
+  db: DbOrTx,
+  card: CardRow,
+  options: { newestFirst?: boolean; limit?: number } = {},
+): Promise<CardActivity[]> {
+  const views = await listActivityViews(db, card.id, options);
+  const activities = views.map((view) => toCardActivity(view, card.currency));
+  const everyActivity = options.limit === undefined || views.length < options.limit;
+  if (!everyActivity || views.some((view) => view.activity.kind === 'issue')) return activities;
+  const value = money(card.initialValue, card.currency);
+  const issue: CardActivity = {
+    id: card.id,
+    kind: 'issue',
+    amount: value,
+    balanceAfter: value,
+    reference: null,
+    placeName: null,
+    reversed: false,
+    createdAt: card.createdAt.toISOString(),
+  };
+  return options.newestFirst ? [...activities, issue] : [issue, ...activities];
+}
+
 /** Only the owner sees a purchased card; for anyone else it does not exist. */
 async function ownedCard(db: DbOrTx, ownerId: string, id: string): Promise<PurchasedCardRow> {
   const row = await findPurchasedCard(db, id);
@@ -160,11 +188,7 @@ export async function listMyCards(
 }
 
 async function cardDetail(db: DbOrTx, row: PurchasedCardRow): Promise<PurchasedCardDetail> {
-  const activities = await listActivityViews(db, row.card.id);
-  return {
-    ...toPurchasedCard(row),
-    activities: activities.map((a) => toCardActivity(a, row.card.currency)),
-  };
+  return { ...toPurchasedCard(row), activities: await cardHistory(db, row.card) };
 }
 
 export async function getMyCard(deps: CardsDeps, ownerId: string, id: string): Promise<PurchasedCardDetail> {
@@ -258,10 +282,9 @@ export function refundableUntil(row: PurchasedCardRow, now = new Date()): string
 
 /** A sold card as its business sees it: never the code, never the holder's e-mail. */
 export async function soldCardView(db: DbOrTx, row: PurchasedCardRow): Promise<SoldCard> {
-  const recent = await listActivityViews(db, row.card.id, { newestFirst: true, limit: 5 });
   return {
     ...toPurchasedCard(row),
-    recentActivities: recent.map((a) => toCardActivity(a, row.card.currency)),
+    recentActivities: await cardHistory(db, row.card, { newestFirst: true, limit: 5 }),
     refundableUntil: refundableUntil(row),
   };
 }

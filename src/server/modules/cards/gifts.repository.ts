@@ -51,13 +51,14 @@ const viewSelection = {
   senderName: sender.name,
   /**
    * The card's balance when the gift ended (now, for an open one): what someone who no longer holds the
-   * card is shown, so a sender never watches the recipient spend it (nor the recipient the sender).
+   * card is shown, so a sender never watches the recipient spend it (nor the recipient the sender). With no
+   * activity by then, its whole value: a card is its own issue (ADR 039).
    */
-  balanceAtEnd: sql<string | null>`(
+  balanceAtEnd: sql<string | null>`coalesce((
     SELECT ${cardActivities.balanceAfter} FROM ${cardActivities}
     WHERE ${cardActivities.purchasedCardId} = ${gifts.purchasedCardId}
       AND ${cardActivities.createdAt} <= coalesce(${gifts.endedAt}, now())
-    ORDER BY ${cardActivities.createdAt} DESC, ${cardActivities.id} DESC LIMIT 1)`,
+    ORDER BY ${cardActivities.createdAt} DESC, ${cardActivities.id} DESC LIMIT 1), ${purchasedCards.initialValue})`,
   cursorTime: sql<string>`to_char(${listedAt} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`,
 };
 

@@ -57,26 +57,19 @@ export async function walletAccountBalance(
   return BigInt(row?.total ?? '0');
 }
 
-/** Value sold (issue activities) today and this month. */
+/** Value sold today and this month: the cards' initial values, by when they were sold (ADR 039). */
 export async function soldTotals(db: DbOrTx, businessId: string, currency: string, timeZone: string) {
   const [row] = await db
     .select({
-      today: sql<string>`coalesce(sum(${cardActivities.amount}) FILTER (WHERE ${cardActivities.createdAt} >= ${dayStart(timeZone)}), 0)`,
-      month: sql<string>`coalesce(sum(${cardActivities.amount}), 0)`,
+      today: sql<string>`coalesce(sum(${purchasedCards.initialValue}) FILTER (WHERE ${purchasedCards.createdAt} >= ${dayStart(timeZone)}), 0)`,
+      month: sql<string>`coalesce(sum(${purchasedCards.initialValue}), 0)`,
     })
     .from(purchasedCards)
-    .innerJoin(
-      cardActivities,
-      and(eq(cardActivities.purchasedCardId, purchasedCards.id), eq(cardActivities.kind, 'issue')),
-    )
     .where(
       and(
         eq(purchasedCards.businessId, businessId),
         eq(purchasedCards.currency, currency),
-        // The card row is written just before its issue activity, in the same transaction: a day's margin
-        // lets the (business, created_at) index narrow the cards; the activity's own time decides.
-        sql`${purchasedCards.createdAt} >= ${monthStart(timeZone)} - interval '1 day'`,
-        sql`${cardActivities.createdAt} >= ${monthStart(timeZone)}`,
+        sql`${purchasedCards.createdAt} >= ${monthStart(timeZone)}`,
       ),
     );
   return { today: BigInt(row?.today ?? '0'), month: BigInt(row?.month ?? '0') };
@@ -117,12 +110,10 @@ export async function dailyTotals(
     ),
     start AS (SELECT (first_day::timestamp AT TIME ZONE ${timeZone}) AS at FROM span),
     sold AS (
-      SELECT (a.created_at AT TIME ZONE ${timeZone})::date AS day, sum(a.amount) AS total
+      SELECT (c.created_at AT TIME ZONE ${timeZone})::date AS day, sum(c.initial_value) AS total
       FROM ${purchasedCards} c
-      JOIN ${cardActivities} a ON a.purchased_card_id = c.id AND a.kind = 'issue'
       WHERE c.business_id = ${businessId} AND c.currency = ${currency}
-        AND c.created_at >= (SELECT at FROM start) - interval '1 day'
-        AND a.created_at >= (SELECT at FROM start)
+        AND c.created_at >= (SELECT at FROM start)
       GROUP BY 1
     ),
     redeemed AS (
