@@ -6,7 +6,7 @@ import { createTestApp, registerAndLogin, type TestApp } from '../../../../tests
 
 /**
  * ADR 033 (migration 0026): a transaction queues one check at commit for each journal entry it writes or adds
- * postings to, not one for each posting. A posting whose entry's check is already queued queues none; the
+ * postings to, not one for each posting; since ADR 040 (migration 0030), one for up to 63 entries. A posting whose entry's check is already queued queues none; the
  * queued check reads the entry as it is at commit, so a posting written later in the transaction is still
  * checked. Raw SQL on one connection, each case in its own transaction.
  */
@@ -66,6 +66,42 @@ describe('one check at commit for each entry', () => {
     });
     expect(error).toBeNull();
     expect(ran).toBe(1);
+  });
+
+  it('the entries of one transaction queue one check (ADR 040), which checks each and refuses a wrong one', async () => {
+    const entries = async (c: pg.PoolClient, wrongAt: number | undefined) => {
+      for (let i = 0; i < 13; i += 1)
+        await entry(c, [
+          [a, 10],
+          [b, i === wrongAt ? -7 : -10],
+        ]);
+    };
+    let ran = -1;
+    const right = await inTransaction(async (c) => {
+      ran = await callsDuring(c, 'ledger_check_entry', async () => {
+        await entries(c, undefined);
+        await c.query('SET CONSTRAINTS ALL IMMEDIATE');
+      });
+    });
+    expect(right).toBeNull();
+    expect(ran).toBe(1);
+    const wrong = await inTransaction(async (c) => {
+      ran = await callsDuring(c, 'ledger_check_entry', async () => {
+        await entries(c, 6);
+        await c.query('SET CONSTRAINTS ALL IMMEDIATE');
+      });
+    });
+    expect(wrong).toMatchObject({ atCommit: false, code: '23514' });
+    expect(wrong!.message).toMatch(/does not balance: 3 NGN off/);
+    // Once the check has run, the next entry queues another.
+    const again = await inTransaction(async (c) => {
+      await entries(c, undefined);
+      await c.query('SET CONSTRAINTS ALL IMMEDIATE');
+      await c.query('SET CONSTRAINTS ALL DEFERRED');
+      await entry(c, [[a, 5]]);
+    });
+    expect(again).toMatchObject({ atCommit: true, code: '23514' });
+    expect(again!.message).toMatch(/does not balance: 5 NGN off/);
   });
 
   it('a posting that unbalances an entry in a later statement queues no check of its own, and is refused at commit', async () => {
