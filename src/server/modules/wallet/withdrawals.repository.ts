@@ -159,11 +159,12 @@ function callOutcome<O extends string>(row: {
 }
 
 /**
- * The calls of `request_withdrawal_checked`, built once: the common withdrawal's one statement, for one
- * business or for many at once (ADR 027: the withdrawals waiting while others run go together, see
- * `callRequestWithdrawalChecked`), one call per withdrawal, each seeing what the ones before it wrote. The
- * calls go in the order of the businesses' ids, the order their wallets are locked in, so two such
- * statements never wait on each other in a circle; the answers come back in the order given (`n`).
+ * The batch's withdrawals in one call of `request_withdrawals_checked` (ADR 041,
+ * 0031_withdrawals_as_one_set.sql), built once: the common withdrawal's one statement, for one business or for
+ * many at once (ADR 027: the withdrawals waiting while others run go together, see
+ * `callRequestWithdrawalChecked`). The function locks the wallets in the order of the businesses' ids, so two
+ * such statements never wait on each other in a circle, and writes the batch's rows as one set; each answer
+ * carries its withdrawal's place in the batch (`n`), and they come back in that order.
  */
 const checkedCalls = builtOnce((db) => {
   const p = (name: string) => sql.placeholder(name);
@@ -182,17 +183,12 @@ const checkedCalls = builtOnce((db) => {
       bankCreatedAt: sql<string>`w.bank_created_at`,
     })
     .from(
-      sql`(SELECT * FROM unnest(${p('businessIds')}::uuid[], ${p('currencies')}::text[],
-                 ${p('bankAccountIds')}::uuid[], ${p('amounts')}::bigint[], ${p('references')}::text[],
-                 ${p('idempotencyKeys')}::text[], ${p('fingerprints')}::text[], ${p('sameWithinSeconds')}::int[],
-                 ${p('pinHashes')}::text[], ${p('news')}::jsonb[])
-            WITH ORDINALITY AS c(business_id, currency, bank_account_id, amount, reference, idempotency_key,
-                                 fingerprint, same_within_seconds, pin_hash, news, n)
-           ORDER BY c.business_id) AS c
-          CROSS JOIN LATERAL request_withdrawal_checked(c.business_id, c.currency, c.bank_account_id, c.amount,
-            c.reference, c.idempotency_key, c.fingerprint, c.same_within_seconds, c.pin_hash, c.news) AS w`,
+      sql`request_withdrawals_checked(${p('businessIds')}::uuid[], ${p('currencies')}::text[],
+            ${p('bankAccountIds')}::uuid[], ${p('amounts')}::bigint[], ${p('references')}::text[],
+            ${p('idempotencyKeys')}::text[], ${p('fingerprints')}::text[], ${p('sameWithinSeconds')}::int[],
+            ${p('pinHashes')}::text[], ${p('news')}::jsonb[]) AS w`,
     )
-    .orderBy(sql`c.n`)
+    .orderBy(sql`w.n`)
     .prepare('request_withdrawals_checked');
 });
 

@@ -70,9 +70,9 @@ export interface WithdrawalRequest {
  * Without one, `sameWithinSeconds` (the old client, which never sends a key) makes an identical request
  * (amount and bank account) within that many seconds of an earlier keyless one answer that one instead.
  *
- * Issue 14: one statement, request_withdrawal_checked, reads the key's first withdrawal, the bank account
- * and the PIN, and in the common case (a live bank account, a PIN typed right with no wrong tries before)
- * writes the withdrawal too. Otherwise it answers `check` with the bank account it read, and the service
+ * Issue 14: one statement, request_withdrawals_checked (ADR 041), reads the key's first withdrawal, the bank
+ * account and the PIN, and in the common case (a live bank account, a PIN typed right with no wrong tries
+ * before) writes the withdrawal too. Otherwise it answers `check` with the bank account it read, and the service
  * decides: the missing account, then the PIN (counted, locked), then request_withdrawal as before.
  */
 export async function requestWithdrawal(
@@ -128,10 +128,10 @@ interface Attempt {
   sameWithinSeconds: number;
 }
 
-/** Where the news names the bank account, filled in by request_withdrawal_checked (migration 0021). */
+/** Where the news names the bank account, filled in by request_withdrawals_checked (migrations 0021, 0031). */
 const BANK_MARK = '{bank}';
 
-/** How the news names a bank account; request_withdrawal_checked writes it the same way. */
+/** How the news names a bank account; request_withdrawals_checked writes it the same way. */
 function bankLabel(bank: BankAccountShown): string {
   return `${bank.bankName} ••${bank.accountNumber.slice(-4)}`;
 }

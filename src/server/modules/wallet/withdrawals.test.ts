@@ -441,6 +441,110 @@ describe('the withdrawal in one statement (request_withdrawal_checked, migration
     expect(await news(businesses[1]!)).toEqual([]);
   });
 
+  /** One withdrawal of `amount` for `callRequestWithdrawalsChecked`, with the right PIN unless told. */
+  const checked = (
+    business: { id: string },
+    amount: bigint,
+    options: { key?: string; sameWithinSeconds?: number } = {},
+  ) => ({
+    businessId: business.id,
+    currency: 'NGN',
+    bankAccountId: null,
+    amount,
+    reference: `WD-TEST-${randomUUID()}`,
+    idempotencyKey: options.key ?? null,
+    fingerprint: `${amount}:default`,
+    sameWithinSeconds: options.sameWithinSeconds ?? 0,
+    pinHash: hashPin(t.config.CODE_ENCRYPTION_KEY, business.id, PIN),
+    news: JSON.stringify([
+      { account_id: business.id, kind: 'withdrawal_status', title: 'T', body: 'to {bank}.', link: null },
+    ]),
+  });
+
+  it('a batch that names a business twice (ADR 041) runs them one after the other, the second seeing the first', async () => {
+    const business = await fundedBusiness(150_000n);
+    const other = await fundedBusiness(500_000n);
+    const key = randomUUID();
+    const outcomes = await callRequestWithdrawalsChecked(t.database.db, [
+      checked(business, 100_000n),
+      checked(other, 100_000n, { key }),
+      checked(business, 100_000n),
+      checked(other, 100_000n, { key }),
+    ]);
+    expect(outcomes.map((o) => o.outcome)).toEqual(['written', 'written', 'insufficient', 'replay']);
+    expect(outcomes[2]).toMatchObject({ balance: 50_000n });
+    expect(outcomes[3]).toMatchObject({ id: outcomes[1]!.id, bank: null });
+    expect([await balance(business), await balance(other)]).toEqual([50_000, 400_000]);
+    expect((await news(business)).length + (await news(other)).length).toBe(2);
+  });
+
+  it("answers the old client's same request and a key used before within a batch, and writes the others (ADR 041)", async () => {
+    const [again, keyed, fresh] = [
+      await fundedBusiness(500_000n),
+      await fundedBusiness(500_000n),
+      await fundedBusiness(500_000n),
+    ];
+    const key = randomUUID();
+    const [first] = await callRequestWithdrawalsChecked(t.database.db, [checked(again, 100_000n)]);
+    const [keyedFirst] = await callRequestWithdrawalsChecked(t.database.db, [
+      checked(keyed, 100_000n, { key }),
+    ]);
+    const outcomes = await callRequestWithdrawalsChecked(t.database.db, [
+      checked(again, 100_000n, { sameWithinSeconds: 60 }),
+      checked(keyed, 100_000n, { key }),
+      checked(fresh, 100_000n),
+      // Not the same: another amount.
+      checked(again, 200_000n, { sameWithinSeconds: 60 }),
+    ]);
+    expect(outcomes[0]).toMatchObject({ outcome: 'same', id: first!.id, bank: { id: again.bankId } });
+    expect(outcomes[1]).toMatchObject({ outcome: 'replay', id: keyedFirst!.id, bank: null });
+    expect(outcomes[2]).toMatchObject({ outcome: 'written', balance: 400_000n, bank: { id: fresh.bankId } });
+    expect(outcomes[3]).toMatchObject({ outcome: 'written', balance: 200_000n });
+    expect(await Promise.all([again, keyed, fresh].map((b) => balance(b)))).toEqual([
+      200_000, 400_000, 400_000,
+    ]);
+  });
+
+  it('a withdrawal whose key another transaction writes while the batch waits is answered by itself, as a replay (ADR 041)', async () => {
+    const business = await fundedBusiness(500_000n);
+    const other = await fundedBusiness(500_000n);
+    const key = randomUUID();
+    const client = await t.database.pool.connect();
+    try {
+      // Not through the functions, which would take the wallet's lock first: only so can the key meet the
+      // batch's insert.
+      await client.query('BEGIN');
+      const inserted = await client.query<{ id: string }>(
+        `INSERT INTO withdrawals (business_id, bank_account_id, amount, currency, reference, idempotency_key,
+                                  request_fingerprint)
+         VALUES ($1, $2, 100000, 'NGN', $3, $4, '100000:default') RETURNING id`,
+        [business.id, business.bankId, `WD-TEST-${randomUUID()}`, key],
+      );
+      const batch = callRequestWithdrawalsChecked(t.database.db, [
+        checked(business, 100_000n, { key }),
+        checked(other, 100_000n),
+      ]);
+      // The batch's insert waits on the key's row until the other transaction ends.
+      for (let i = 0; i < 200; i += 1) {
+        const waiting = await t.database.db.execute<{ n: number }>(
+          sql`SELECT count(*)::int AS n FROM pg_stat_activity
+               WHERE wait_event_type = 'Lock' AND query LIKE '%request_withdrawals_checked%'`,
+        );
+        if (waiting.rows[0]!.n > 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      await client.query('COMMIT');
+      const outcomes = await batch;
+      expect(outcomes[0]).toMatchObject({ outcome: 'replay', id: inserted.rows[0]!.id, bank: null });
+      expect(outcomes[1]).toMatchObject({ outcome: 'written', balance: 400_000n });
+    } finally {
+      client.release();
+    }
+    expect([await balance(business), await balance(other)]).toEqual([500_000, 400_000]);
+    expect(await news(business)).toEqual([]);
+    expect(await unbalancedEntries()).toBe(0);
+  });
+
   it('the API writes the same news either way: one statement, or the full path after a wrong try', async () => {
     const business = await fundedBusiness(1_000_000n);
     const withdraw = (pin: string, amount: number) =>
