@@ -60,12 +60,16 @@ BEGIN
     RETURN;
   END IF;
 
-  PERFORM 1 FROM ledger_accounts a
-    JOIN unnest(p_business, p_currency) AS c(business_id, currency)
-      ON a.owner_id = c.business_id AND a.currency = c.currency
-   WHERE a.kind = 'business_wallet'
-   ORDER BY a.owner_id
-     FOR UPDATE OF a;
+  -- Each table below is read by its own look-up for each withdrawal (a lateral subquery, with OFFSET 0 where it
+  -- could be flattened): joined as sets, the plan PL/pgSQL keeps was made while the tables were small, and it
+  -- read the whole of withdrawals for each batch (4 ms a batch at 15,000 withdrawals, `auto_explain`).
+  PERFORM 1
+     FROM (SELECT * FROM unnest(p_business, p_currency) AS c(business_id, currency) ORDER BY c.business_id) AS c
+    CROSS JOIN LATERAL (
+      SELECT a.id FROM ledger_accounts a
+       WHERE a.kind = 'business_wallet' AND a.owner_id = c.business_id AND a.currency = c.currency
+         FOR UPDATE OF a
+    ) AS wallet;
 
   WITH c AS (
     SELECT * FROM unnest(p_business, p_currency, p_bank, p_amount, p_reference, p_key, p_fingerprint,
@@ -75,21 +79,29 @@ BEGIN
   ), read AS (
     -- request_withdrawal_checked's first statement, for each withdrawal.
     SELECT c.*, w.id AS keyed, b.id AS bank_id, b.bank_code, b.bank_name, b.account_number, b.account_name,
-           b.is_default, b.created_at AS bank_created_at, p.account_id IS NOT NULL AS pin_ok
+           b.is_default, b.created_at AS bank_created_at, p.ok IS NOT NULL AS pin_ok
       FROM c
-      LEFT JOIN withdrawals w ON w.business_id = c.business_id AND w.idempotency_key = c.idempotency_key
-      LEFT JOIN bank_accounts b
-        ON b.business_id = c.business_id AND b.removed_at IS NULL
-       AND CASE WHEN c.bank_account_id IS NULL THEN b.is_default ELSE b.id = c.bank_account_id END
-      LEFT JOIN transaction_pins p
-        ON p.account_id = c.business_id AND p.pin_hash = c.pin_hash AND p.failed_attempts = 0
-       AND p.locked_until IS NULL AND p.reset_required_at IS NULL
+      LEFT JOIN LATERAL (
+        SELECT w.id FROM withdrawals w
+         WHERE w.business_id = c.business_id AND w.idempotency_key = c.idempotency_key OFFSET 0
+      ) AS w ON true
+      LEFT JOIN LATERAL (
+        SELECT b.* FROM bank_accounts b
+         WHERE b.business_id = c.business_id AND b.removed_at IS NULL
+           AND CASE WHEN c.bank_account_id IS NULL THEN b.is_default ELSE b.id = c.bank_account_id END OFFSET 0
+      ) AS b ON true
+      LEFT JOIN LATERAL (
+        SELECT true AS ok FROM transaction_pins p
+         WHERE p.account_id = c.business_id AND p.pin_hash = c.pin_hash AND p.failed_attempts = 0
+           AND p.locked_until IS NULL AND p.reset_required_at IS NULL OFFSET 0
+      ) AS p ON true
   ), held AS (
     -- Held against a removal in flight (which checks for withdrawals) until this commits, as request_withdrawal.
-    SELECT b.id FROM bank_accounts b
-     WHERE b.id IN (SELECT r.bank_id FROM read r WHERE r.keyed IS NULL AND r.pin_ok) AND b.removed_at IS NULL
-     ORDER BY b.id
-       FOR SHARE OF b
+    SELECT b.id
+      FROM (SELECT r.bank_id FROM read r WHERE r.keyed IS NULL AND r.pin_ok ORDER BY r.bank_id) AS r
+     CROSS JOIN LATERAL (
+       SELECT b.id FROM bank_accounts b WHERE b.id = r.bank_id AND b.removed_at IS NULL FOR SHARE OF b
+     ) AS b
   ), decided AS (
     SELECT r.*, wallet.id AS wallet_id, flight.id AS in_flight_id, same.id AS same_id, bal.balance,
            CASE
@@ -102,10 +114,14 @@ BEGIN
              ELSE 'write'
            END AS outcome
       FROM read r
-      LEFT JOIN ledger_accounts wallet
-        ON wallet.kind = 'business_wallet' AND wallet.owner_id = r.business_id AND wallet.currency = r.currency
-      LEFT JOIN ledger_accounts flight
-        ON flight.kind = 'payouts_in_flight' AND flight.owner_id IS NULL AND flight.currency = r.currency
+      LEFT JOIN LATERAL (
+        SELECT a.id FROM ledger_accounts a
+         WHERE a.kind = 'business_wallet' AND a.owner_id = r.business_id AND a.currency = r.currency OFFSET 0
+      ) AS wallet ON true
+      LEFT JOIN LATERAL (
+        SELECT a.id FROM ledger_accounts a
+         WHERE a.kind = 'payouts_in_flight' AND a.owner_id IS NULL AND a.currency = r.currency OFFSET 0
+      ) AS flight ON true
       LEFT JOIN LATERAL (
         SELECT w.id FROM withdrawals w
          WHERE w.business_id = r.business_id AND w.bank_account_id = r.bank_id AND w.amount = r.amount
