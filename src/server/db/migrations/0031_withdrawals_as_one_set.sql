@@ -1,19 +1,19 @@
--- Issue 14 (ADR 041): a batch of withdrawals (ADR 027, one a business) as one set, not one call each. The batch
--- called request_withdrawal_checked once a withdrawal, and each call ran about a dozen statements: its reads,
--- the wallet's lock, the bank's hold, the balance, then the withdrawal, its journal entry, its postings and its
--- news, each an insert of one row with its own executor start and its own statement trigger (the news's
--- NOTIFY). The batch now runs three statements whatever its size:
+-- Issue 14 (ADR 041): a batch of withdrawals (ADR 027, one a business) as one set, not one call each. The
+-- batch called request_withdrawal_checked once a withdrawal, and each call ran about a dozen statements: its
+-- reads, the wallet's lock, the bank's hold, the balance, then the withdrawal, its journal entry, its
+-- postings and its news, each an insert of one row with its own executor start and its own statement trigger
+-- (the news's NOTIFY). The batch now runs three statements whatever its size:
 --   1. the wallets' locks, in the order of the businesses' ids (as the calls took them, so two batches never
 --      wait on each other in a circle);
---   2. after the locks, in a snapshot that sees what every earlier holder of a lock wrote: the reads (the key's
---      first withdrawal, the bank account, the PIN), the bank accounts' holds, the old client's same request,
---      the balances, and for the withdrawals that may go on, all their rows in one insert a table;
+--   2. after the locks, in a snapshot that sees what every earlier holder of a lock wrote: the reads (the
+--      key's first withdrawal, the bank account, the PIN), the bank accounts' holds, the old client's same
+--      request, the balances, and for the withdrawals that may go on, all their rows in one insert a table;
 --   3. the answers.
--- Each withdrawal gets the outcome, the values and the rows request_withdrawal_checked gave it (0021, 0017), in
--- the same order of checks. A batch that names a business twice (the app never sends one) is run as before, one
--- call after the other in the businesses' order, each seeing the one before. A withdrawal whose insert met
--- another with its key (which would have had to hold its wallet's lock, so it cannot happen through these
--- functions) is run again by itself, by request_withdrawal_checked, in a new snapshot.
+-- Each withdrawal gets the outcome, the values and the rows request_withdrawal_checked gave it (0021, 0017),
+-- in the same order of checks. A batch that names a business twice (the app never sends one) is run as
+-- before, one call after the other in the businesses' order, each seeing the one before. A withdrawal whose
+-- insert met another with its key (which would have had to hold its wallet's lock, so it cannot happen
+-- through these functions) is run again by itself, by request_withdrawal_checked, in a new snapshot.
 CREATE TYPE withdrawal_checked_answer AS (
   n bigint,
   outcome text,
@@ -60,9 +60,9 @@ BEGIN
     RETURN;
   END IF;
 
-  -- Each table below is read by its own look-up for each withdrawal (a lateral subquery, with OFFSET 0 where it
-  -- could be flattened): joined as sets, the plan PL/pgSQL keeps was made while the tables were small, and it
-  -- read the whole of withdrawals for each batch (4 ms a batch at 15,000 withdrawals, `auto_explain`).
+  -- Each table below is read by its own look-up for each withdrawal (a lateral subquery, with OFFSET 0 where
+  -- it could be flattened): joined as sets, the plan PL/pgSQL keeps was made while the tables were small, and
+  -- it read the whole of withdrawals for each batch (4 ms a batch at 15,000 withdrawals, `auto_explain`).
   PERFORM 1
      FROM (SELECT * FROM unnest(p_business, p_currency) AS c(business_id, currency) ORDER BY c.business_id) AS c
     CROSS JOIN LATERAL (
@@ -96,7 +96,8 @@ BEGIN
            AND p.locked_until IS NULL AND p.reset_required_at IS NULL OFFSET 0
       ) AS p ON true
   ), held AS (
-    -- Held against a removal in flight (which checks for withdrawals) until this commits, as request_withdrawal.
+    -- Held against a removal in flight (which checks for withdrawals) until this commits, as
+    -- request_withdrawal.
     SELECT b.id
       FROM (SELECT r.bank_id FROM read r WHERE r.keyed IS NULL AND r.pin_ok ORDER BY r.bank_id) AS r
      CROSS JOIN LATERAL (
@@ -149,15 +150,17 @@ BEGIN
       FROM written w
       JOIN decided d ON d.business_id = w.business_id
       JOIN entry e ON e.reference = 'withdrawal:' || w.id
-     CROSS JOIN LATERAL (VALUES (1, d.wallet_id, -d.amount), (2, d.in_flight_id, d.amount)) AS leg(i, account, amount)
+     CROSS JOIN LATERAL (VALUES (1, d.wallet_id, -d.amount), (2, d.in_flight_id, d.amount))
+                     AS leg(i, account, amount)
      ORDER BY w.business_id, leg.i
   ), news AS (
     INSERT INTO notifications (account_id, kind, title, body, link)
-    SELECT n.account_id, n.kind, n.title, replace(n.body, '{bank}', d.bank_name || ' ••' || right(d.account_number, 4)),
-           n.link
+    SELECT n.account_id, n.kind, n.title,
+           replace(n.body, '{bank}', d.bank_name || ' ••' || right(d.account_number, 4)), n.link
       FROM written w
       JOIN decided d ON d.business_id = w.business_id
-     CROSS JOIN LATERAL jsonb_to_recordset(d.news) AS n(account_id uuid, kind text, title text, body text, link text)
+     CROSS JOIN LATERAL jsonb_to_recordset(d.news)
+                     AS n(account_id uuid, kind text, title text, body text, link text)
      ORDER BY w.business_id
   )
   SELECT array_agg(ROW(
