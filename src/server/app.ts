@@ -1,7 +1,7 @@
 import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type { Db } from './db/client';
@@ -44,6 +44,7 @@ import { walletRoutes } from './modules/wallet/wallet.routes';
 import { withdrawalRoutes } from './modules/wallet/withdrawals.routes';
 import { transferWebhookHandler } from './modules/wallet/withdrawals.service';
 import { logRedactPaths, serializeError } from './lib/log-redaction';
+import { responseSerializerCompiler } from './lib/response-serializer';
 import { registerAuth } from './plugins/auth';
 import { clientErrorHandler, registerErrorHandling, sendError } from './plugins/errors';
 import { configRoutes, healthRoutes, publicConfigOf } from './plugins/meta';
@@ -102,7 +103,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(responseSerializerCompiler);
   registerErrorHandling(app);
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
