@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { buildApp } from './app';
 import { connectDatabase, type Database } from './db/client';
 import { loadConfig } from './env';
+import { buildEveryResponseSerializer } from './lib/response-serializer';
 import { userInput } from '../../tests/fixtures/factories';
 
 describe('TRUST_PROXY as a hop count', () => {
@@ -89,5 +90,25 @@ describe('the log', () => {
     expect(log).not.toContain(input.password);
     expect(log).not.toContain(input.phoneNumber.slice(-9));
     expect(log).not.toContain('$argon2');
+  });
+});
+
+describe("every route's answers (ADR 042)", () => {
+  let app: FastifyInstance;
+  let database: Database;
+  beforeAll(async () => {
+    const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: 'data/test-vitest-app', LOG_LEVEL: 'silent' });
+    database = connectDatabase(inject('databaseUrl'), { max: 1 });
+    app = await buildApp({ config, db: database.db, logger: false });
+    await app.ready();
+  });
+  afterAll(async () => {
+    await app.close();
+    await database.close();
+  });
+
+  it('compile: each answer schema of the app is built (in production at its first answer)', () => {
+    const schemas = buildEveryResponseSerializer();
+    expect(schemas).toBeGreaterThan(100);
   });
 });
