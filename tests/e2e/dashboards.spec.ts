@@ -333,6 +333,46 @@ test.describe('user dashboard', () => {
     await expect(search).toHaveValue('no such shops');
   });
 
+  test('the search box keeps what is typed while its own search arrives, and follows Home and Back', async ({
+    page,
+  }) => {
+    const input = await registerViaApi(page, 'user');
+    await logInViaApi(page, 'user', input.email);
+    await expect(page.getByRole('heading', { level: 1, name: 'All Gift Cards' })).toBeVisible();
+    const search = page.getByLabel('Search by business name');
+    // A keystroke that lands just as the box's own search reaches the address (its history entry is written,
+    // the page not yet drawn for it), as on a busy phone.
+    await page.evaluate(() => {
+      const replace = history.replaceState.bind(history);
+      history.replaceState = (state: unknown, unused: string, url?: string | URL | null) => {
+        replace(state, unused, url);
+        if (!String(url).endsWith('q=no+such')) return;
+        history.replaceState = replace;
+        const box = document.querySelector<HTMLInputElement>('input[name="q"]')!;
+        Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!.call(
+          box,
+          `${box.value} s`,
+        );
+        box.dispatchEvent(new Event('input', { bubbles: true }));
+      };
+    });
+    await search.pressSequentially('no such');
+    await expect(page).toHaveURL(/\?q=no\+such$/);
+    await search.pressSequentially('hop');
+    await expect(page).toHaveURL(/\?q=no\+such\+shop$/);
+    await expect(search).toHaveValue('no such shop');
+    // Home clears it; Back brings the search back into the box.
+    await page
+      .getByRole('navigation', { name: 'User dashboard' })
+      .getByRole('link', { name: 'Home' })
+      .click();
+    await expect(page).toHaveURL(/\/user-dashboard$/);
+    await expect(search).toHaveValue('');
+    await page.goBack();
+    await expect(page).toHaveURL(/\?q=no\+such\+shop$/);
+    await expect(search).toHaveValue('no such shop');
+  });
+
   for (const [who, signIn] of [
     ['a signed-out visitor', async () => {}],
     [

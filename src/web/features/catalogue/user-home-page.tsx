@@ -28,17 +28,22 @@ export default function UserHomePage() {
   const searchId = useId();
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 
-  // The address changed by itself (Back, or the Home link): the box follows it.
+  // The address changed by itself (Back, or the Home link): the box follows it. Not when the change is this
+  // box's own search arriving (sent 300 ms after a pause, drawn later on a busy phone): what was typed since
+  // stays. Once it has arrived it is forgotten, so Back to the same search still fills the box.
   const [shownQ, setShownQ] = useState(q);
+  const [sentQ, setSentQ] = useState<string | null>(null);
   if (q !== shownQ) {
     setShownQ(q);
-    if (q !== text.trim()) setText(q);
+    if (q === sentQ) setSentQ(null);
+    else if (q !== text.trim()) setText(q);
   }
 
   useEffect(() => () => clearTimeout(timer.current), []);
 
   const writeQ = useCallback(
-    (value: string) =>
+    (value: string) => {
+      setSentQ(value);
       setSearchParams(
         (params) => {
           const next = new URLSearchParams(params);
@@ -47,7 +52,8 @@ export default function UserHomePage() {
           return next;
         },
         { replace: true },
-      ),
+      );
+    },
     [setSearchParams],
   );
 
