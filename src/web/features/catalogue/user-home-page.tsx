@@ -43,7 +43,8 @@ export default function UserHomePage() {
 
   const writeQ = useCallback(
     (value: string) => {
-      setSentQ(value);
+      // Only a search that changes the address arrives; one that does not must not be waited for.
+      setSentQ(value === (new URLSearchParams(window.location.search).get('q') ?? '') ? null : value);
       setSearchParams(
         (params) => {
           const next = new URLSearchParams(params);
