@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { sessionSchema } from '../../shared/accounts/schemas';
 import { apiErrorSchema } from '../../shared/errors';
 import { orderSchema } from '../../shared/orders/schemas';
+import { registerErrorHandling } from '../plugins/errors';
 import { compileResponseSerializer, responseSerializerCompiler } from './response-serializer';
 
 const account = {
@@ -89,10 +90,11 @@ describe('the compiled response serializer (ADR 042)', () => {
   it('answers 500 in the API shape, with nothing of the answer, when a route breaks its schema', async () => {
     const app = Fastify({ logger: false });
     app.setSerializerCompiler(responseSerializerCompiler);
+    // The app's own error handler (plugins/errors.ts), watched to see which error reached it.
+    registerErrorHandling(app);
     let caught: unknown;
-    app.setErrorHandler((error, _request, reply) => {
+    app.addHook('onError', async (_request, _reply, error) => {
       caught = error;
-      return reply.status(500).send({ code: 'INTERNAL_ERROR', message: 'Something went wrong on our side.' });
     });
     app.get('/broken', { schema: { response: { 200: orderSchema } } }, async () => ({
       ...order,
