@@ -1,8 +1,8 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type pg from 'pg';
-import { connectDatabase, runMigrations } from '../src/server/db/client';
+import pg from 'pg';
+import { connectDatabase, runMigrations, type Database } from '../src/server/db/client';
 import { startEmbeddedPostgres } from '../src/server/db/embedded';
 import { load, startApp, startProcess, stopProcess, waitForUrl, type LoadResult } from './load';
 import { peakRssDuring, recordPath, recordResult } from './results';
@@ -10,16 +10,31 @@ import { peakRssDuring, recordPath, recordResult } from './results';
 /**
  * Issues 3 and 14: GET /api/v1/gift-cards, 32 connections, next to a bare Fastify route answering the same
  * JSON from memory (the framework's ceiling here): the first page and a search with 100,000 cards, and the
- * first page with 1,000 and with 1,000,000 cards (the growth ratio). The app keeps running while the
- * database grows, as a real catalogue would; every top-up is announced to its cache like any change.
+ * first page with 1,000 and with 1,000,000 cards (the growth ratio). The large catalogue's app keeps running
+ * while its database grows, as a real catalogue would; every top-up is announced to its cache like any
+ * change. The 1,000-card catalogue is a second database on the same PostgreSQL with its own app, up for the
+ * whole run, so the growth is read from loads of the two in turns, seconds apart (see `growthRounds`).
  */
 const BUSINESSES = 1_000;
 const APP_PORT = 3320;
 const BARE_PORT = 3321;
+const SMALL_APP_PORT = 3322;
+const SMALL_BARE_PORT = 3323;
+const SMALL = 1_000;
+const LARGE = 1_000_000;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 /** CATALOGUE_SIZES=1000,100000 for a shorter run (the growth ratio needs 1,000 and 1,000,000). */
 const SIZES = (process.env.CATALOGUE_SIZES ?? '1000,100000,1000000').split(',').map(Number);
 const SEARCH = 'Bench Business 7'; // matches 111 of the 1,000 businesses
+const SEARCH_PATH = `?q=${encodeURIComponent(SEARCH)}`;
+
+async function addBusinesses(pool: pg.Pool): Promise<void> {
+  await pool.query(`
+    INSERT INTO accounts (role, name, email, phone, password_hash)
+    SELECT 'business', 'Bench Business ' || g, 'bench-' || g || '-' || md5(random()::text) || '@example.test',
+           '+2348030000000', 'not-a-real-hash'
+    FROM generate_series(1, ${BUSINESSES}) g`);
+}
 
 async function topUp(pool: pg.Pool, from: number, to: number): Promise<void> {
   await pool.query(`
@@ -31,147 +46,67 @@ async function topUp(pool: pg.Pool, from: number, to: number): Promise<void> {
   await pool.query('VACUUM ANALYZE gift_cards');
 }
 
-export async function benchCatalogue(): Promise<Record<string, string>> {
-  const dataDir = path.resolve('data/bench-catalogue');
-  rmSync(dataDir, { recursive: true, force: true });
-  const embedded = process.env.DATABASE_URL
-    ? undefined
-    : await startEmbeddedPostgres({ dataDir, database: 'bench' });
-  const url = process.env.DATABASE_URL ?? embedded!.url;
+/** The same server with another database name (the URL's query, a socket folder, kept). */
+function withDatabase(url: string, name: string): string {
+  const next = new URL(url);
+  next.pathname = `/${name}`;
+  return next.toString();
+}
+
+/** One catalogue: its database, its app, and the bare route that serves its pages, while one is up. */
+interface Catalogue {
+  url: string;
+  database: Database;
+  app: ReturnType<typeof startApp>;
+  appUrl: string;
+  barePort: number;
+  bare?: ReturnType<typeof startProcess>;
+  bareUrl: string;
+}
+
+async function openCatalogue(
+  url: string,
+  port: number,
+  barePort: number,
+  dataDir: string,
+): Promise<Catalogue> {
   const database = connectDatabase(url, { max: 2 });
   await runMigrations(database.db);
-  await database.pool.query(`
-    INSERT INTO accounts (role, name, email, phone, password_hash)
-    SELECT 'business', 'Bench Business ' || g, 'bench-' || g || '-' || md5(random()::text) || '@example.test',
-           '+2348030000000', 'not-a-real-hash'
-    FROM generate_series(1, ${BUSINESSES}) g`);
+  await addBusinesses(database.pool);
+  return {
+    url,
+    database,
+    app: startApp(port, url, dataDir),
+    appUrl: `http://127.0.0.1:${port}/api/v1/gift-cards`,
+    barePort,
+    bareUrl: `http://127.0.0.1:${barePort}/api/v1/gift-cards`,
+  };
+}
 
-  const app = startApp(APP_PORT, url, dataDir);
-  const appUrl = `http://127.0.0.1:${APP_PORT}/api/v1/gift-cards`;
-  const searchPath = `?q=${encodeURIComponent(SEARCH)}`;
-  const results: Record<string, string> = {};
-  const firstPageRates = new Map<number, number>();
-  /** Per size: the app's first page ÷ the bare route's (median rounds). */
-  const anchoredRatios = new Map<number, number>();
-  let bare: ReturnType<typeof startProcess> | undefined;
-  let cards = 0;
-  try {
-    await waitForUrl(appUrl);
-    for (const size of SIZES) {
-      await topUp(database.pool, cards, size);
-      cards = size;
-      const label = `${size.toLocaleString('en')} cards`;
-      await load(appUrl, { seconds: 2 }); // warm up (and the cache has heard of the top-up by now)
-      const { result: first, rssMb } = await peakRssDuring(app, () => load(appUrl, { seconds: SECONDS }));
-      firstPageRates.set(size, first.requestsPerSecond);
-      results[`first page, ${label}: requests/s`] = String(first.requestsPerSecond);
-      results[`first page, ${label}: p99`] = `${first.p99Ms} ms`;
-      results[`app RSS peak, ${label}`] = `${rssMb} MiB`;
-      results[`first page, ${label}: errors / non-2xx`] = `${first.errors} / ${first.non2xx}`;
-      // The yardstick: the same bodies from a bare Fastify route, at every size (issue 14: a growth reading
-      // of two loads minutes apart moved with the machine's state; anchored at each size, it does not).
-      const withSearch = size === 100_000;
-      const body = await (await fetch(appUrl)).text();
-      const searchBody = await (await fetch(appUrl + searchPath)).text();
-      const bodyFile = path.join(os.tmpdir(), 'giftmart-bench-catalogue.json');
-      const searchFile = path.join(os.tmpdir(), 'giftmart-bench-catalogue-search.json');
-      writeFileSync(bodyFile, body);
-      writeFileSync(searchFile, searchBody);
-      if (withSearch) {
-        results['first page / search page size (bytes)'] =
-          `${Buffer.byteLength(body)} / ${Buffer.byteLength(searchBody)}`;
-      }
-      bare = startProcess('node', ['bench/bare-server.mjs'], {
-        PORT: String(BARE_PORT),
-        BODY_FILE: bodyFile,
-        SEARCH_FILE: searchFile,
-      });
-      const bareUrl = `http://127.0.0.1:${BARE_PORT}/api/v1/gift-cards`;
-      await waitForUrl(bareUrl);
-      await load(bareUrl, { seconds: 2 });
-      if (withSearch) await load(appUrl + searchPath, { seconds: 2 });
-      // The app and the bare route take turns (three rounds, medians): the load generator shares the two
-      // cores with them, and a ratio of two loads minutes apart moved by ±20 % with the machine's mood.
-      const series: Record<'app' | 'bare' | 'appSearch' | 'bareSearch', LoadResult[]> = {
-        app: [],
-        bare: [],
-        appSearch: [],
-        bareSearch: [],
-      };
-      let searchRss = 0;
-      const part = Math.max(2, Math.round(SECONDS / 2));
-      for (let round = 0; round < 3; round += 1) {
-        series.app.push(await load(appUrl, { seconds: part }));
-        series.bare.push(await load(bareUrl, { seconds: part }));
-        if (!withSearch) continue;
-        const searched = await peakRssDuring(app, () => load(appUrl + searchPath, { seconds: part }));
-        searchRss = Math.max(searchRss, searched.rssMb);
-        series.appSearch.push(searched.result);
-        series.bareSearch.push(await load(bareUrl + searchPath, { seconds: part }));
-      }
-      await stopProcess(bare);
-      bare = undefined;
-      const firstRun = median(series.app);
-      const ceiling = median(series.bare);
-      anchoredRatios.set(size, firstRun.requestsPerSecond / ceiling.requestsPerSecond);
-      results[`first page, ${label}: rounds (app ÷ bare)`] = series.app
-        .map((run, k) => `${run.requestsPerSecond} ÷ ${series.bare[k]!.requestsPerSecond}`)
-        .join(', ');
-      if (!withSearch) continue;
+/**
+ * Starts the catalogue's bare route with the pages its app answers now (first page, search), one file each.
+ * Answers the two pages' sizes in bytes.
+ */
+async function startBare(catalogue: Catalogue): Promise<string> {
+  const body = await (await fetch(catalogue.appUrl)).text();
+  const searchBody = await (await fetch(catalogue.appUrl + SEARCH_PATH)).text();
+  const bodyFile = path.join(os.tmpdir(), `giftmart-bench-catalogue-${catalogue.barePort}.json`);
+  const searchFile = path.join(os.tmpdir(), `giftmart-bench-catalogue-search-${catalogue.barePort}.json`);
+  writeFileSync(bodyFile, body);
+  writeFileSync(searchFile, searchBody);
+  catalogue.bare = startProcess('node', ['bench/bare-server.mjs'], {
+    PORT: String(catalogue.barePort),
+    BODY_FILE: bodyFile,
+    SEARCH_FILE: searchFile,
+  });
+  await waitForUrl(catalogue.bareUrl);
+  await load(catalogue.bareUrl, { seconds: 2 });
+  return `${Buffer.byteLength(body)} / ${Buffer.byteLength(searchBody)}`;
+}
 
-      const search = median(series.appSearch);
-      const searchCeiling = median(series.bareSearch);
-      results['rounds (app ÷ bare, search)'] = series.appSearch
-        .map((run, k) => `${run.requestsPerSecond} ÷ ${series.bareSearch[k]!.requestsPerSecond}`)
-        .join(', ');
-      Object.assign(results, report('first page (median round)', firstRun, ceiling));
-      Object.assign(results, report('search (median round)', search, searchCeiling, searchRss));
-      Object.assign(
-        results,
-        recordPath(
-          'catalogue',
-          {
-            rate: firstRun.requestsPerSecond,
-            anchorName: 'bare Fastify route, same JSON',
-            anchorRate: ceiling.requestsPerSecond,
-            p99Ms: firstRun.p99Ms,
-            rssMb: Math.max(rssMb, searchRss),
-          },
-          {
-            search: {
-              rate: search.requestsPerSecond,
-              anchorRate: searchCeiling.requestsPerSecond,
-              ratio: Number((search.requestsPerSecond / searchCeiling.requestsPerSecond).toFixed(3)),
-              p99Ms: search.p99Ms,
-            },
-          },
-        ),
-      );
-      results['search: ratio (rate ÷ bare)'] =
-        `${((search.requestsPerSecond / searchCeiling.requestsPerSecond) * 100).toFixed(0)} %`;
-    }
-    const small = firstPageRates.get(1_000);
-    const large = firstPageRates.get(1_000_000);
-    const smallAnchored = anchoredRatios.get(1_000);
-    const largeAnchored = anchoredRatios.get(1_000_000);
-    if (small && large && smallAnchored && largeAnchored) {
-      // The growth is the app's share of the bare route's rate at 1,000,000 cards over its share at 1,000,
-      // each measured in turns with the bare route at that size; the plain ratio of the two loads is kept
-      // next to it (it moves with the machine's state between the two readings, minutes apart).
-      const growth = Number((largeAnchored / smallAnchored).toFixed(2));
-      const unanchored = Number((large / small).toFixed(2));
-      results['first page with 1,000,000 ÷ with 1,000 cards (each ÷ bare at its size)'] = String(growth);
-      results['first page with 1,000,000 ÷ with 1,000 cards (plain, not anchored)'] = String(unanchored);
-      recordResult('growth', { catalogue: growth, catalogueUnanchored: unanchored });
-    }
-    return results;
-  } finally {
-    if (bare) await stopProcess(bare);
-    await stopProcess(app);
-    await database.close();
-    await embedded?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-  }
+async function stopBare(catalogue: Catalogue): Promise<void> {
+  if (catalogue.bare) await stopProcess(catalogue.bare);
+  catalogue.bare = undefined;
 }
 
 /** The run with the median rate (of an odd number of runs). */
@@ -187,4 +122,183 @@ function report(name: string, run: LoadResult, ceiling?: LoadResult, rssMb?: num
     ...(rssMb ? { [`${name}: app RSS peak`]: `${rssMb} MiB` } : {}),
     [`${name}: errors / non-2xx`]: `${run.errors} / ${run.non2xx}`,
   };
+}
+
+function rounds(app: LoadResult[], bare: LoadResult[]): string {
+  return app.map((run, k) => `${run.requestsPerSecond} ÷ ${bare[k]!.requestsPerSecond}`).join(', ');
+}
+
+/** Seconds of each load in a round of turns. */
+const PART = Math.max(2, Math.round(SECONDS / 2));
+
+/**
+ * One size's loads: a first load alone (its rate, p99 and the app's memory), then three rounds in which the
+ * app and the bare route take turns (medians): the load generator shares the two cores with them, and a
+ * ratio of two loads minutes apart moved by ±20 % with the machine's mood. At 100,000 cards the search too.
+ */
+async function measureSize(
+  catalogue: Catalogue,
+  size: number,
+  results: Record<string, string>,
+): Promise<void> {
+  const label = `${size.toLocaleString('en')} cards`;
+  const withSearch = size === 100_000;
+  await load(catalogue.appUrl, { seconds: 2 }); // warm up (and the cache has heard of the top-up by now)
+  const { result: first, rssMb } = await peakRssDuring(catalogue.app, () =>
+    load(catalogue.appUrl, { seconds: SECONDS }),
+  );
+  results[`first page, ${label}: requests/s`] = String(first.requestsPerSecond);
+  results[`first page, ${label}: p99`] = `${first.p99Ms} ms`;
+  results[`app RSS peak, ${label}`] = `${rssMb} MiB`;
+  results[`first page, ${label}: errors / non-2xx`] = `${first.errors} / ${first.non2xx}`;
+  const sizes = await startBare(catalogue);
+  if (withSearch) results['first page / search page size (bytes)'] = sizes;
+  if (withSearch) await load(catalogue.appUrl + SEARCH_PATH, { seconds: 2 });
+  const series: Record<'app' | 'bare' | 'appSearch' | 'bareSearch', LoadResult[]> = {
+    app: [],
+    bare: [],
+    appSearch: [],
+    bareSearch: [],
+  };
+  let searchRss = 0;
+  for (let round = 0; round < 3; round += 1) {
+    series.app.push(await load(catalogue.appUrl, { seconds: PART }));
+    series.bare.push(await load(catalogue.bareUrl, { seconds: PART }));
+    if (!withSearch) continue;
+    const searched = await peakRssDuring(catalogue.app, () =>
+      load(catalogue.appUrl + SEARCH_PATH, { seconds: PART }),
+    );
+    searchRss = Math.max(searchRss, searched.rssMb);
+    series.appSearch.push(searched.result);
+    series.bareSearch.push(await load(catalogue.bareUrl + SEARCH_PATH, { seconds: PART }));
+  }
+  await stopBare(catalogue);
+  results[`first page, ${label}: rounds (app ÷ bare)`] = rounds(series.app, series.bare);
+  if (!withSearch) return;
+
+  const firstRun = median(series.app);
+  const ceiling = median(series.bare);
+  const search = median(series.appSearch);
+  const searchCeiling = median(series.bareSearch);
+  results['rounds (app ÷ bare, search)'] = rounds(series.appSearch, series.bareSearch);
+  Object.assign(results, report('first page (median round)', firstRun, ceiling));
+  Object.assign(results, report('search (median round)', search, searchCeiling, searchRss));
+  Object.assign(
+    results,
+    recordPath(
+      'catalogue',
+      {
+        rate: firstRun.requestsPerSecond,
+        anchorName: 'bare Fastify route, same JSON',
+        anchorRate: ceiling.requestsPerSecond,
+        p99Ms: firstRun.p99Ms,
+        rssMb: Math.max(rssMb, searchRss),
+      },
+      {
+        search: {
+          rate: search.requestsPerSecond,
+          anchorRate: searchCeiling.requestsPerSecond,
+          ratio: Number((search.requestsPerSecond / searchCeiling.requestsPerSecond).toFixed(3)),
+          p99Ms: search.p99Ms,
+        },
+      },
+    ),
+  );
+  results['search: ratio (rate ÷ bare)'] =
+    `${((search.requestsPerSecond / searchCeiling.requestsPerSecond) * 100).toFixed(0)} %`;
+}
+
+/** Rounds for the growth, and each load's seconds in them. */
+const GROWTH_ROUNDS = 7;
+const GROWTH_PART = Math.max(2, Math.round(SECONDS * 0.3));
+
+/** The middle value (of an odd count). */
+function middle(values: number[]): number {
+  return [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+}
+
+/**
+ * The growth: the first page with 1,000,000 cards ÷ with 1,000, from rounds in which the two apps take turns
+ * (each round's ratio of its two loads, seconds apart; the median round's). Read from one size's loads and
+ * then, minutes later, the other's, the ratio carried the machine's drift between them: 0.77–1.24 in the
+ * twenty-ninth session's three runs with unchanged code, even anchored at each size by the bare route's rate.
+ * Seconds apart, one round's ratio still moves: two identical apps read 0.67–1.64 in single 3-second rounds on
+ * a machine whose speed moved within seconds, and 0.95–1.05 as the median of seven. The rounds alternate which
+ * app goes first, so a machine slowing or speeding up through a round favours neither. (Loading the two at the
+ * same time was tried and dropped: each app has one thread, so a slower app takes a whole core while the
+ * faster one shares the other with the load generator; an app made five times slower read 0.38, not 0.19.)
+ */
+async function growthRounds(
+  large: Catalogue,
+  small: Catalogue,
+  results: Record<string, string>,
+): Promise<void> {
+  await load(small.appUrl, { seconds: 2 });
+  const pairs: { large: LoadResult; small: LoadResult }[] = [];
+  for (let round = 0; round < GROWTH_ROUNDS; round += 1) {
+    const largeFirst = round % 2 === 0;
+    const first = await load((largeFirst ? large : small).appUrl, { seconds: GROWTH_PART });
+    const second = await load((largeFirst ? small : large).appUrl, { seconds: GROWTH_PART });
+    pairs.push(largeFirst ? { large: first, small: second } : { large: second, small: first });
+  }
+  const ratios = pairs.map((pair) => pair.large.requestsPerSecond / pair.small.requestsPerSecond);
+  const growth = Number(middle(ratios).toFixed(2));
+  results['first page, 1,000,000 ÷ 1,000 cards in turns: requests/s, rounds'] = pairs
+    .map((pair) => `${pair.large.requestsPerSecond} ÷ ${pair.small.requestsPerSecond}`)
+    .join(', ');
+  results['first page with 1,000,000 ÷ with 1,000 cards, rounds'] = ratios
+    .map((r) => r.toFixed(2))
+    .join(', ');
+  results['first page with 1,000,000 ÷ with 1,000 cards (median round)'] = String(growth);
+  // catalogueUnanchored: a field of the growth read minutes apart (bench/results.json of an older run).
+  recordResult('growth', { catalogue: growth, catalogueUnanchored: undefined });
+}
+
+export async function benchCatalogue(): Promise<Record<string, string>> {
+  const dataDir = path.resolve('data/bench-catalogue');
+  rmSync(dataDir, { recursive: true, force: true });
+  const embedded = process.env.DATABASE_URL
+    ? undefined
+    : await startEmbeddedPostgres({ dataDir, database: 'bench' });
+  const url = process.env.DATABASE_URL ?? embedded!.url;
+  const smallUrl = withDatabase(url, `${new URL(url).pathname.slice(1)}_small`);
+  const admin = new pg.Pool({ connectionString: url, max: 1 });
+  const opened: Catalogue[] = [];
+  const results: Record<string, string> = {};
+  try {
+    const smallName = new URL(smallUrl).pathname.slice(1);
+    await admin.query(`DROP DATABASE IF EXISTS "${smallName}"`);
+    await admin.query(`CREATE DATABASE "${smallName}"`);
+    const large = await openCatalogue(url, APP_PORT, BARE_PORT, dataDir);
+    opened.push(large);
+    const small = await openCatalogue(smallUrl, SMALL_APP_PORT, SMALL_BARE_PORT, path.join(dataDir, 'small'));
+    opened.push(small);
+    await topUp(small.database.pool, 0, SMALL);
+    await waitForUrl(large.appUrl);
+    await waitForUrl(small.appUrl);
+    let cards = 0;
+    for (const size of SIZES) {
+      if (size === SMALL) {
+        await measureSize(small, size, results);
+        continue;
+      }
+      await topUp(large.database.pool, cards, size);
+      cards = size;
+      await measureSize(large, size, results);
+      if (size === LARGE && SIZES.includes(SMALL)) await growthRounds(large, small, results);
+    }
+    return results;
+  } finally {
+    for (const catalogue of opened) {
+      await stopBare(catalogue);
+      await stopProcess(catalogue.app);
+      await catalogue.database.close();
+    }
+    if (opened.length > 1) {
+      await admin.query(`DROP DATABASE IF EXISTS "${new URL(smallUrl).pathname.slice(1)}"`).catch(() => {});
+    }
+    await admin.end();
+    await embedded?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
 }

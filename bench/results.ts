@@ -6,10 +6,10 @@ import type { ChildProcess } from 'node:child_process';
  * merges its own key, so running one benchmark keeps the others' last figures.
  *
  * Shape (issue 14): `catalogue`, `purchases`, `withdrawals`, `redemptions` each a {@link PathResult};
- * `growth: { purchases, catalogue }` (1M ÷ 1k ratios; `catalogue` is the app's share of the bare route at each
- * size, 1M over 1k, and `catalogueUnanchored` the plain ratio of the two loads; `purchases` likewise the
- * purchases' share of TPC-B at each size, and `purchasesUnanchored` the plain ratio); `lighthouse.landing` / `lighthouse.catalogue` each
- * `{ performance, accessibility, fcpMs }`; `landingJsGzipKb`.
+ * `growth: { purchases, catalogue }` (1M ÷ 1k ratios; `catalogue` is the two catalogues' first pages
+ * loaded in turns, seconds apart; `purchases` is the purchases' share of TPC-B at each size, 1M over 1k, and
+ * `purchasesUnanchored` the plain ratio of the two sizes' rates); `lighthouse.landing` /
+ * `lighthouse.catalogue` each `{ performance, accessibility, fcpMs }`; `landingJsGzipKb`.
  */
 export const RESULTS_FILE = 'bench/results.json';
 
