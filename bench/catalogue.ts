@@ -55,7 +55,6 @@ function withDatabase(url: string, name: string): string {
 
 /** One catalogue: its database, its app, and the bare route that serves its pages, while one is up. */
 interface Catalogue {
-  url: string;
   database: Database;
   app: ReturnType<typeof startApp>;
   appUrl: string;
@@ -74,7 +73,6 @@ async function openCatalogue(
   await runMigrations(database.db);
   await addBusinesses(database.pool);
   return {
-    url,
     database,
     app: startApp(port, url, dataDir),
     appUrl: `http://127.0.0.1:${port}/api/v1/gift-cards`,
@@ -276,12 +274,12 @@ export async function benchCatalogue(): Promise<Record<string, string>> {
     ? undefined
     : await startEmbeddedPostgres({ dataDir, database: 'bench' });
   const url = process.env.DATABASE_URL ?? embedded!.url;
-  const smallUrl = withDatabase(url, `${new URL(url).pathname.slice(1)}_small`);
+  const smallName = `${new URL(url).pathname.slice(1)}_small`;
+  const smallUrl = withDatabase(url, smallName);
   const admin = new pg.Pool({ connectionString: url, max: 1 });
   const opened: Catalogue[] = [];
   const results: Record<string, string> = {};
   try {
-    const smallName = new URL(smallUrl).pathname.slice(1);
     await admin.query(`DROP DATABASE IF EXISTS "${smallName}"`);
     await admin.query(`CREATE DATABASE "${smallName}"`);
     const large = await openCatalogue(url, APP_PORT, BARE_PORT, dataDir);
@@ -309,9 +307,8 @@ export async function benchCatalogue(): Promise<Record<string, string>> {
       await stopProcess(catalogue.app);
       await catalogue.database.close();
     }
-    if (opened.length > 1) {
-      await admin.query(`DROP DATABASE IF EXISTS "${new URL(smallUrl).pathname.slice(1)}"`).catch(() => {});
-    }
+    // Gone with the embedded server's folder; on DATABASE_URL's server, dropped here.
+    await admin.query(`DROP DATABASE IF EXISTS "${smallName}"`).catch(() => {});
     await admin.end();
     await embedded?.stop();
     rmSync(dataDir, { recursive: true, force: true });
