@@ -5,7 +5,7 @@ import pg from 'pg';
 import { connectDatabase, runMigrations, type Database } from '../src/server/db/client';
 import { startEmbeddedPostgres } from '../src/server/db/embedded';
 import { load, startApp, startProcess, stopProcess, waitForUrl, type LoadResult } from './load';
-import { cpuDuring, peakRssDuring, recordPath, recordResult } from './results';
+import { cpuDuring, middle, peakRssDuring, recordPath, recordResult } from './results';
 
 /**
  * Issues 3 and 14: GET /api/v1/gift-cards, 32 connections, next to a bare Fastify route answering the same
@@ -209,11 +209,6 @@ async function measureSize(
 /** Rounds for the growth, and each load's seconds in them. */
 const GROWTH_ROUNDS = 7;
 const GROWTH_PART = Math.max(2, Math.round(SECONDS * 0.3));
-
-/** The middle value (of an odd count). */
-function middle(values: number[]): number {
-  return [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-}
 
 /**
  * The growth: the first page with 1,000,000 cards ÷ with 1,000, from rounds in which the two apps take turns

@@ -15,7 +15,7 @@ import {
   waitForUrl,
   type LoopResult,
 } from './load';
-import { cpuWords, recordPath, recordResult } from './results';
+import { cpuWords, middle, recordPath, recordResult } from './results';
 
 /**
  * Issue 4: completed purchases per second (start an order + the provider's signed confirmation) with 32
@@ -268,11 +268,6 @@ async function closeLedger(
   if (ledger.app) await stopProcess(ledger.app);
   await ledger.embedded.stop();
   rmSync(ledger.dataDir, { recursive: true, force: true });
-}
-
-/** The middle value (of an odd count; the upper middle of an even one). */
-function middle(values: number[]): number {
-  return [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 }
 
 /** One ledger size's rounds: the loads, pgbench's tps beside each (or why not), in turns. */

@@ -38,6 +38,11 @@ export function recordResult(key: string, value: unknown): void {
   writeFileSync(RESULTS_FILE, `${JSON.stringify(current, null, 2)}\n`);
 }
 
+/** The middle value (of an odd count; the upper middle of an even one). */
+export function middle(values: number[]): number {
+  return [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+}
+
 /** A process's resident memory now (VmRSS) and its peak so far (VmHWM), in MiB, from /proc. */
 export function memoryOf(child: ChildProcess | number): { rssMb: number; peakMb: number } {
   const pid = typeof child === 'number' ? child : child.pid;
