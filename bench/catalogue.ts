@@ -18,8 +18,8 @@ import { cpuDuring, middle, peakRssDuring, recordPath, recordResult } from './re
 const BUSINESSES = 1_000;
 const APP_PORT = 3320;
 const BARE_PORT = 3321;
+const BARE_URL = `http://127.0.0.1:${BARE_PORT}/api/v1/gift-cards`;
 const SMALL_APP_PORT = 3322;
-const SMALL_BARE_PORT = 3323;
 const SMALL = 1_000;
 const LARGE = 1_000_000;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -53,22 +53,14 @@ function withDatabase(url: string, name: string): string {
   return next.toString();
 }
 
-/** One catalogue: its database, its app, and the bare route that serves its pages, while one is up. */
+/** One catalogue: its database and its app. */
 interface Catalogue {
   database: Database;
   app: ReturnType<typeof startApp>;
   appUrl: string;
-  barePort: number;
-  bare?: ReturnType<typeof startProcess>;
-  bareUrl: string;
 }
 
-async function openCatalogue(
-  url: string,
-  port: number,
-  barePort: number,
-  dataDir: string,
-): Promise<Catalogue> {
+async function openCatalogue(url: string, port: number, dataDir: string): Promise<Catalogue> {
   const database = connectDatabase(url, { max: 2 });
   await runMigrations(database.db);
   await addBusinesses(database.pool);
@@ -76,35 +68,33 @@ async function openCatalogue(
     database,
     app: startApp(port, url, dataDir),
     appUrl: `http://127.0.0.1:${port}/api/v1/gift-cards`,
-    barePort,
-    bareUrl: `http://127.0.0.1:${barePort}/api/v1/gift-cards`,
   };
 }
 
 /**
- * Starts the catalogue's bare route with the pages its app answers now (first page, search), one file each.
- * Answers the two pages' sizes in bytes.
+ * Starts the bare route (BARE_URL) with the pages an app answers now (first page, search), one file each.
+ * Answers it and the two pages' sizes in bytes.
  */
-async function startBare(catalogue: Catalogue): Promise<string> {
-  const body = await (await fetch(catalogue.appUrl)).text();
-  const searchBody = await (await fetch(catalogue.appUrl + SEARCH_PATH)).text();
-  const bodyFile = path.join(os.tmpdir(), `giftmart-bench-catalogue-${catalogue.barePort}.json`);
-  const searchFile = path.join(os.tmpdir(), `giftmart-bench-catalogue-search-${catalogue.barePort}.json`);
+async function startBare(appUrl: string): Promise<{ bare: ReturnType<typeof startProcess>; sizes: string }> {
+  const body = await (await fetch(appUrl)).text();
+  const searchBody = await (await fetch(appUrl + SEARCH_PATH)).text();
+  const bodyFile = path.join(os.tmpdir(), 'giftmart-bench-catalogue.json');
+  const searchFile = path.join(os.tmpdir(), 'giftmart-bench-catalogue-search.json');
   writeFileSync(bodyFile, body);
   writeFileSync(searchFile, searchBody);
-  catalogue.bare = startProcess('node', ['bench/bare-server.mjs'], {
-    PORT: String(catalogue.barePort),
+  const bare = startProcess('node', ['bench/bare-server.mjs'], {
+    PORT: String(BARE_PORT),
     BODY_FILE: bodyFile,
     SEARCH_FILE: searchFile,
   });
-  await waitForUrl(catalogue.bareUrl);
-  await load(catalogue.bareUrl, { seconds: 2 });
-  return `${Buffer.byteLength(body)} / ${Buffer.byteLength(searchBody)}`;
-}
-
-async function stopBare(catalogue: Catalogue): Promise<void> {
-  if (catalogue.bare) await stopProcess(catalogue.bare);
-  catalogue.bare = undefined;
+  try {
+    await waitForUrl(BARE_URL);
+    await load(BARE_URL, { seconds: 2 });
+  } catch (error) {
+    await stopProcess(bare);
+    throw error;
+  }
+  return { bare, sizes: `${Buffer.byteLength(body)} / ${Buffer.byteLength(searchBody)}` };
 }
 
 /** The run with the median rate (of an odd number of runs). */
@@ -149,9 +139,8 @@ async function measureSize(
   results[`first page, ${label}: p99`] = `${first.p99Ms} ms`;
   results[`app RSS peak, ${label}`] = `${rssMb} MiB`;
   results[`first page, ${label}: errors / non-2xx`] = `${first.errors} / ${first.non2xx}`;
-  const sizes = await startBare(catalogue);
+  const { bare, sizes } = await startBare(catalogue.appUrl);
   if (withSearch) results['first page / search page size (bytes)'] = sizes;
-  if (withSearch) await load(catalogue.appUrl + SEARCH_PATH, { seconds: 2 });
   const series: Record<'app' | 'bare' | 'appSearch' | 'bareSearch', LoadResult[]> = {
     app: [],
     bare: [],
@@ -159,18 +148,22 @@ async function measureSize(
     bareSearch: [],
   };
   let searchRss = 0;
-  for (let round = 0; round < 3; round += 1) {
-    series.app.push(await load(catalogue.appUrl, { seconds: PART }));
-    series.bare.push(await load(catalogue.bareUrl, { seconds: PART }));
-    if (!withSearch) continue;
-    const searched = await peakRssDuring(catalogue.app, () =>
-      load(catalogue.appUrl + SEARCH_PATH, { seconds: PART }),
-    );
-    searchRss = Math.max(searchRss, searched.rssMb);
-    series.appSearch.push(searched.result);
-    series.bareSearch.push(await load(catalogue.bareUrl + SEARCH_PATH, { seconds: PART }));
+  try {
+    if (withSearch) await load(catalogue.appUrl + SEARCH_PATH, { seconds: 2 });
+    for (let round = 0; round < 3; round += 1) {
+      series.app.push(await load(catalogue.appUrl, { seconds: PART }));
+      series.bare.push(await load(BARE_URL, { seconds: PART }));
+      if (!withSearch) continue;
+      const searched = await peakRssDuring(catalogue.app, () =>
+        load(catalogue.appUrl + SEARCH_PATH, { seconds: PART }),
+      );
+      searchRss = Math.max(searchRss, searched.rssMb);
+      series.appSearch.push(searched.result);
+      series.bareSearch.push(await load(BARE_URL + SEARCH_PATH, { seconds: PART }));
+    }
+  } finally {
+    await stopProcess(bare);
   }
-  await stopBare(catalogue);
   results[`first page, ${label}: rounds (app ÷ bare)`] = rounds(series.app, series.bare);
   if (!withSearch) return;
 
@@ -277,9 +270,9 @@ export async function benchCatalogue(): Promise<Record<string, string>> {
   try {
     await admin.query(`DROP DATABASE IF EXISTS "${smallName}"`);
     await admin.query(`CREATE DATABASE "${smallName}"`);
-    const large = await openCatalogue(url, APP_PORT, BARE_PORT, dataDir);
+    const large = await openCatalogue(url, APP_PORT, dataDir);
     opened.push(large);
-    const small = await openCatalogue(smallUrl, SMALL_APP_PORT, SMALL_BARE_PORT, path.join(dataDir, 'small'));
+    const small = await openCatalogue(smallUrl, SMALL_APP_PORT, path.join(dataDir, 'small'));
     opened.push(small);
     await topUp(small.database.pool, 0, SMALL);
     await waitForUrl(large.appUrl);
@@ -298,7 +291,6 @@ export async function benchCatalogue(): Promise<Record<string, string>> {
     return results;
   } finally {
     for (const catalogue of opened) {
-      await stopBare(catalogue);
       await stopProcess(catalogue.app);
       await catalogue.database.close();
     }
