@@ -16,6 +16,14 @@ async function sidebarWidth(page: Page, navLabel: string): Promise<number> {
   return box?.width ?? 0;
 }
 
+/** A new user, signed in, on the home the sign-in opened, drawn by the app; answers what registered them. */
+async function signInToUserHome(page: Page) {
+  const input = await registerViaApi(page, 'user');
+  await logInViaApi(page, 'user', input.email);
+  await expect(page.getByRole('heading', { level: 1, name: 'All Gift Cards' })).toBeVisible();
+  return input;
+}
+
 test.describe('business dashboard', () => {
   test('the sidebar is 250 px wide at 1280, 60 px with named icons at 900, and a 250×400 menu at 375', async ({
     page,
@@ -176,10 +184,8 @@ test.describe('user dashboard', () => {
   test('opened by its address, a screen paints before its code and stylesheet arrive, and draws nothing unstyled', async ({
     page,
   }) => {
-    const input = await registerViaApi(page, 'user');
-    await logInViaApi(page, 'user', input.email);
-    // That opened the home once already: let it finish, so that none of its requests is counted below.
-    await expect(page.getByRole('heading', { level: 1, name: 'All Gift Cards' })).toBeVisible();
+    // Signing in opens the home once already: let it finish, so that none of its requests is counted below.
+    await signInToUserHome(page);
     // A screen the build did not pre-render: index.html's loading screen (home is pre-rendered, below).
     // Hold the app's code and its stylesheet (issue 14, ADR 018), then let them through one at a time.
     const gate = () => {
@@ -235,9 +241,7 @@ test.describe('user dashboard', () => {
   test('opened by its address, home is there before its code, with the account, and the app draws it again without moving it', async ({
     page,
   }) => {
-    const input = await registerViaApi(page, 'user');
-    await logInViaApi(page, 'user', input.email);
-    await expect(page.getByRole('heading', { level: 1, name: 'All Gift Cards' })).toBeVisible();
+    const input = await signInToUserHome(page);
     // Every layout shift from the page's first byte (issue 14: the largest paint is the welcome).
     await page.addInitScript(() => {
       const shifts: number[] = [];
@@ -309,9 +313,7 @@ test.describe('user dashboard', () => {
   test('a search typed into home before its code arrives is carried into the app, focus and all', async ({
     page,
   }) => {
-    const input = await registerViaApi(page, 'user');
-    await logInViaApi(page, 'user', input.email);
-    await expect(page.getByRole('heading', { level: 1, name: 'All Gift Cards' })).toBeVisible();
+    await signInToUserHome(page);
     const release = await holdAppCode(page);
     // Typed before the code came, and as it came (the app draws in the background, a transition, and what is
     // typed before its page is in place is carried over too).
@@ -336,9 +338,7 @@ test.describe('user dashboard', () => {
   test('the search box keeps what is typed while its own search arrives, and follows Home and Back', async ({
     page,
   }) => {
-    const input = await registerViaApi(page, 'user');
-    await logInViaApi(page, 'user', input.email);
-    await expect(page.getByRole('heading', { level: 1, name: 'All Gift Cards' })).toBeVisible();
+    await signInToUserHome(page);
     const search = page.getByLabel('Search by business name');
     // A keystroke that lands just as the box's own search reaches the address (its history entry is written,
     // the page not yet drawn for it), as on a busy phone.
