@@ -117,6 +117,7 @@ test('a user holding a card deletes the account by giving the card up; the login
   await expect(final).toBeDisabled();
   await dialog.getByLabel('Your password').fill(DEFAULT_PASSWORD);
   await giveUp.check();
+  await expect(final).toBeEnabled();
   await expectNoSeriousA11yViolations(page);
   await screenshots(page, 'delete-dialog-cards', { fullPage: false });
   await final.click();

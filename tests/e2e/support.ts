@@ -13,6 +13,17 @@ export async function expectNoSeriousA11yViolations(page: Page): Promise<void> {
   // Evaluated through the DevTools protocol: the app's CSP (rightly) refuses inline <script> tags.
   // Once per document: a journey that checks several screens of the single-page app reuses it.
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
+  // A colour read mid-transition (a button just enabled, fading from its pale disabled shade) is neither state:
+  // short transitions (Tailwind's take 150 ms) end first, so axe judges what stays on the screen. Long or endless
+  // ones are not waited for: a toast's countdown bar would close the toast before axe saw it, a spinner never ends.
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((a) => Number(a.effect?.getComputedTiming().endTime ?? Infinity) <= 500)
+        .map((a) => a.finished.catch(() => undefined)),
+    ),
+  );
   const violations = await page.evaluate(async () => {
     const axe = (
       window as unknown as {
