@@ -98,9 +98,7 @@ async function startBare(appUrl: string): Promise<{ bare: ReturnType<typeof star
 }
 
 /** The run with the median rate (of an odd number of runs). */
-function median(runs: LoadResult[]): LoadResult {
-  return [...runs].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond)[Math.floor(runs.length / 2)]!;
-}
+const median = (runs: LoadResult[]) => middle(runs, (run) => run.requestsPerSecond);
 
 function report(name: string, run: LoadResult, ceiling?: LoadResult, rssMb?: number): Record<string, string> {
   return {

@@ -10,7 +10,7 @@ import { startEmbeddedPostgres } from '../src/server/db/embedded';
 import { PERSIST_KEY, PERSIST_VERSION } from '../src/web/lib/constants';
 import { CHROMIUM_ARGS, testBrowser } from '../tests/fixtures/browser';
 import { startApp, stopProcess, waitForUrl } from './load';
-import { recordResult } from './results';
+import { middle, recordResult } from './results';
 
 /**
  * Issue 14 "The web": Lighthouse (the npm package, offline) on the landing page and the catalogue (the
@@ -88,8 +88,6 @@ async function seed(base: string): Promise<SignedIn> {
   return { cookie: { name: name!, value: value.join('=') }, account: login.body.account };
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-
 /**
  * Three Lighthouse runs of one address in a fresh Chromium (the one the browser tests use). Signed in, the
  * session cookie and the persisted profile the web app reads (`persist:giftmart`) are put in the browser
@@ -161,9 +159,9 @@ async function audit(url: string, signedIn?: SignedIn): Promise<LighthouseFigure
       });
     }
     return {
-      performance: median(runs.map((run) => run.performance)),
-      accessibility: median(runs.map((run) => run.accessibility)),
-      fcpMs: median(runs.map((run) => run.fcpMs)),
+      performance: middle(runs.map((run) => run.performance)),
+      accessibility: middle(runs.map((run) => run.accessibility)),
+      fcpMs: middle(runs.map((run) => run.fcpMs)),
       runs: runs.map((run) => `${run.performance}/${run.accessibility}/${run.fcpMs} ms`).join(', '),
     };
   } finally {

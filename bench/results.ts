@@ -38,9 +38,11 @@ export function recordResult(key: string, value: unknown): void {
   writeFileSync(RESULTS_FILE, `${JSON.stringify(current, null, 2)}\n`);
 }
 
-/** The middle value (of an odd count; the upper middle of an even one). */
-export function middle(values: number[]): number {
-  return [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+/** The middle value (of an odd count; the upper middle of an even one), or the middle item by `by`. */
+export function middle(values: number[]): number;
+export function middle<T>(items: T[], by: (item: T) => number): T;
+export function middle<T>(items: T[], by = (item: T) => item as number): T {
+  return [...items].sort((a, b) => by(a) - by(b))[Math.floor(items.length / 2)]!;
 }
 
 /** A process's resident memory now (VmRSS) and its peak so far (VmHWM), in MiB, from /proc. */
