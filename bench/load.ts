@@ -391,7 +391,8 @@ async function nextLoadFile(file: string, url: string): Promise<{ out: string; c
  * database's URL writes its top statements by execution time to <file>.1, <file>.2, … (calls, total and mean
  * ms, rows, the text's start), numbered like BENCH_PERF's, with <file>.N.tables (each table's writes),
  * <file>.N.functions (each PL/pgSQL function's calls and time, track_functions) and <file>.N.wal (the WAL
- * written during the load: records, full-page images, bytes). Off otherwise; the product never loads it.
+ * written during the load: records, full-page images, bytes, and under `kinds` the records by kind read back
+ * with pg_walinspect). Off otherwise; the product never loads either extension.
  * PostgreSQL 18 seems to count every foreign-key check as one statement (each names its table `x`), shown
  * with the first one's text.
  */
@@ -405,10 +406,19 @@ async function statementsDuring<T>(url: string | undefined, run: () => Promise<T
     // The tables' and functions' counters of this database too: the files below then tell this load's part.
     await client.query('SELECT pg_stat_reset()');
     await client.query("SELECT pg_stat_reset_shared('wal')");
+    await client.query('CREATE EXTENSION IF NOT EXISTS pg_walinspect');
+    const from = (await client.query<{ lsn: string }>('SELECT pg_current_wal_lsn() AS lsn')).rows[0]!.lsn;
     const result = await run();
-    // The WAL the load wrote: its records, full-page images and bytes (divide by the load's operations).
+    // The WAL the load wrote: its records, full-page images and bytes (divide by the load's operations), and
+    // by kind of record (pg_walinspect: heap inserts and locks, index inserts, commits, multixacts, …).
     const wal = await client.query('SELECT wal_records, wal_fpi, wal_bytes FROM pg_stat_wal');
-    writeFileSync(`${out}.wal`, JSON.stringify(wal.rows[0], null, 2));
+    const kinds = await client.query<Record<string, string>>(
+      `SELECT "resource_manager/record_type" AS kind, count, round(count_percentage::numeric, 1) AS count_pct,
+              record_size + fpi_size AS bytes
+         FROM pg_get_wal_stats($1::pg_lsn, pg_current_wal_lsn(), true) WHERE count > 0 ORDER BY count DESC`,
+      [from],
+    );
+    writeFileSync(`${out}.wal`, JSON.stringify({ ...wal.rows[0], kinds: kinds.rows }, null, 2));
     const top = await client.query<Record<string, string>>(
       `SELECT calls, plans, round(total_plan_time::numeric, 1) AS plan_ms, round(total_exec_time::numeric, 1) AS total_ms, round(mean_exec_time::numeric, 4) AS mean_ms,
               rows, toplevel, left(regexp_replace(query, '\\s+', ' ', 'g'), 200) AS query

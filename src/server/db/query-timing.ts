@@ -1,10 +1,12 @@
 import { writeFileSync } from 'node:fs';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type pg from 'pg';
 
 /**
  * A profiler for benchmarks (issue 14), off unless PG_QUERY_TIMING names a file: every statement's round
  * trip (sent → answered, so it includes waits for locks and the commit's flush) is timed by its text, and
- * when the process exits the totals are written to that file as JSON, slowest total first. The bench sets
+ * when the process exits the totals are written to that file as JSON, slowest total first, with how late the
+ * event loop ran what was ready (`loopDelayMs`, from the start, so its max is the start's). The bench sets
  * it; the app never does in production.
  */
 export function timeQueries(pool: pg.Pool, file: string | undefined): void {
@@ -65,10 +67,25 @@ export function timeQueries(pool: pg.Pool, file: string | undefined): void {
       return client;
     });
   };
+  // How late the app's one thread ran what was ready (a statement's answer, a request): ms at percentiles.
+  const loop = monitorEventLoopDelay({ resolution: 1 });
+  loop.enable();
   process.on('exit', () => {
+    loop.disable();
+    const ms = (ns: number) => Math.round(ns / 10_000) / 100;
+    const loopDelayMs = {
+      mean: ms(loop.mean),
+      p50: ms(loop.percentile(50)),
+      p90: ms(loop.percentile(90)),
+      p99: ms(loop.percentile(99)),
+      max: ms(loop.max),
+    };
     const rows = [...stats.entries()]
       .map(([sql, s]) => ({ sql, ...s, avgMs: s.totalMs / s.count }))
       .sort((a, b) => b.totalMs - a.totalMs);
-    writeFileSync(file, JSON.stringify({ checkouts, checkoutWaitMs, statements: rows }, null, 2));
+    writeFileSync(
+      file,
+      JSON.stringify({ checkouts, checkoutWaitMs, loopDelayMs, statements: rows }, null, 2),
+    );
   });
 }
