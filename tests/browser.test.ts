@@ -6,8 +6,8 @@ import { bundledBrowser, CHROMIUM_ARGS, testBrowser, type TestBrowser } from './
 
 /**
  * The browser tests must run on a machine without /usr/bin/chromium: then they use the Chromium inside
- * @sparticuz/chromium. That one is checked here on every machine (CI has Debian's, so the e2e run alone
- * would never launch it): it starts offline with the e2e flags and draws text, not blanks.
+ * @sparticuz/chromium. That one is checked here on every machine (on a machine with Debian's, the e2e run
+ * alone would never launch it): it starts offline with the e2e flags and draws text, not blanks.
  */
 async function capture(page: Page, tries = 3): Promise<Buffer> {
   try {
