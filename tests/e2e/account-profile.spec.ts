@@ -1,10 +1,8 @@
 import { expect, test, type Page } from '@playwright/test';
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
 import {
   businessWithDesign,
   buyThroughCheckout,
-  expectNoSidewaysScroll,
+  screenshotsAtBothWidths,
   signedInUser,
 } from './cards-support';
 import { DEFAULT_PASSWORD, expectNoSeriousA11yViolations } from './support';
@@ -13,16 +11,6 @@ import { DEFAULT_PASSWORD, expectNoSeriousA11yViolations } from './support';
  * The profile (issue 12): editing it, changing the e-mail through the mailed link, and deleting a user
  * account whose card is given up. Screenshots at 1280 and 375 px go to E2E_SCREENSHOTS (or the test output).
  */
-async function screenshots(page: Page, name: string, { fullPage = true } = {}) {
-  const dir = process.env.E2E_SCREENSHOTS ?? test.info().outputPath('shots');
-  mkdirSync(dir, { recursive: true });
-  for (const width of [1280, 375]) {
-    await page.setViewportSize({ width, height: width === 375 ? 812 : 900 });
-    await expectNoSidewaysScroll(page);
-    await page.screenshot({ path: path.join(dir, `profile-${name}-${width}.png`), fullPage });
-  }
-  await page.setViewportSize({ width: 1280, height: 900 });
-}
 
 const newAddress = () =>
   `moved-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}@example.test`;
@@ -63,7 +51,7 @@ test('a user edits the profile and changes the e-mail through the mailed link', 
   // The header's profile (the persisted store) follows too.
   await expect(page.getByRole('banner').getByText(`@${username}`)).toBeVisible();
   await expectNoSeriousA11yViolations(page);
-  await screenshots(page, 'form');
+  await screenshotsAtBothWidths(page, 'profile-form');
 
   // The new address gets a link; the e-mail changes only when it is opened (here, in another browser).
   const moved = newAddress();
@@ -74,7 +62,7 @@ test('a user edits the profile and changes the e-mail through the mailed link', 
   await dialog.getByRole('button', { name: 'Send the link' }).click();
   await expect(dialog.getByText('That password is not correct.')).toBeVisible();
   await dialog.getByLabel('Your password').fill(DEFAULT_PASSWORD);
-  await screenshots(page, 'email-dialog', { fullPage: false });
+  await screenshotsAtBothWidths(page, 'profile-email-dialog', { fullPage: false });
   await dialog.getByRole('button', { name: 'Send the link' }).click();
   await expect(dialog).toBeHidden();
   await expect(
@@ -88,7 +76,7 @@ test('a user edits the profile and changes the e-mail through the mailed link', 
   await expect(other.getByText(`Your e-mail address is now ${moved}.`)).toBeVisible();
   await expect(other).toHaveURL(/\/confirm-email$/);
   await expect(other.getByRole('link', { name: 'Log in', exact: true })).toBeVisible();
-  await screenshots(other, 'email-confirmed');
+  await screenshotsAtBothWidths(other, 'profile-email-confirmed');
   // Used once: opening it again says so.
   const again = await browser.newPage();
   await again.goto(link);
@@ -119,7 +107,7 @@ test('a user holding a card deletes the account by giving the card up; the login
   await giveUp.check();
   await expect(final).toBeEnabled();
   await expectNoSeriousA11yViolations(page);
-  await screenshots(page, 'delete-dialog-cards', { fullPage: false });
+  await screenshotsAtBothWidths(page, 'profile-delete-dialog-cards', { fullPage: false });
   await final.click();
 
   await expect(page).toHaveURL(/\/$/);
@@ -139,5 +127,5 @@ test('a user holding a card deletes the account by giving the card up; the login
   await expect(blocked.getByText('Your account cannot be deleted yet:')).toBeVisible();
   await expect(blocked.getByText('Your wallet still holds ₦4,500.00. Withdraw it first.')).toBeVisible();
   await expectNoSeriousA11yViolations(business.page);
-  await screenshots(business.page, 'delete-dialog-blockers', { fullPage: false });
+  await screenshotsAtBothWidths(business.page, 'profile-delete-dialog-blockers', { fullPage: false });
 });

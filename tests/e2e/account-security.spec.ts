@@ -1,28 +1,15 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
-import { expectNoSidewaysScroll } from './cards-support';
+import { expect, test, type APIRequestContext } from '@playwright/test';
+import { screenshotsAtBothWidths } from './cards-support';
 import { DEFAULT_PASSWORD, expectNoSeriousA11yViolations, logInViaForm, registerViaApi } from './support';
 
 /**
  * Passwords and devices (issue 12): forgot → mailed link → new password → log in with it; change the
  * password in Security; the signed-in devices list and signing another device out. Screenshots at 1280
- * and 375 px go to E2E_SCREENSHOTS when set (checked for sideways scroll either way).
+ * and 375 px go to E2E_SCREENSHOTS (or the test output), each checked for sideways scroll.
  */
 const NEW_PASSWORD = 'fresh-password-2026';
 const IPHONE_SAFARI =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
-
-async function screenshots(page: Page, name: string, { fullPage = true } = {}) {
-  const dir = process.env.E2E_SCREENSHOTS;
-  if (dir) mkdirSync(dir, { recursive: true });
-  for (const width of [1280, 375]) {
-    await page.setViewportSize({ width, height: width === 375 ? 812 : 900 });
-    await expectNoSidewaysScroll(page);
-    if (dir) await page.screenshot({ path: path.join(dir, `${name}-${width}.png`), fullPage });
-  }
-  await page.setViewportSize({ width: 1280, height: 900 });
-}
 
 /** The reset link from the newest reset mail to `email`, read from the local mailbox. */
 async function resetLinkFor(request: APIRequestContext, email: string): Promise<string> {
@@ -47,7 +34,7 @@ test.describe('account security', () => {
   }) => {
     const user = await registerViaApi(page, 'user');
     await page.goto('/login');
-    await screenshots(page, 'login-forgot-link');
+    await screenshotsAtBothWidths(page, 'login-forgot-link');
     await page.getByRole('link', { name: 'Forgot password?' }).click();
     await expect(page).toHaveURL(/\/forgot-password\?role=user$/);
     // The login page stays on screen while the next page's code loads, and its "Email or username" field
@@ -65,7 +52,7 @@ test.describe('account security', () => {
     await page.getByRole('button', { name: 'Send reset link' }).click();
     await expect(page.getByRole('status')).toHaveText(/If an account uses that address/);
     await expect(page.getByRole('link', { name: 'Back to log in' })).toHaveAttribute('href', '/login');
-    await screenshots(page, 'forgot-password-sent');
+    await screenshotsAtBothWidths(page, 'forgot-password-sent');
 
     const link = await resetLinkFor(page.request, user.email);
     await page.goto(link);
@@ -76,12 +63,12 @@ test.describe('account security', () => {
     await page.getByLabel('Confirm new password').fill('something-else-1');
     await page.getByRole('button', { name: 'Save new password' }).click();
     await expect(page.getByText('passwords must match')).toBeVisible();
-    await screenshots(page, 'reset-password-form');
+    await screenshotsAtBothWidths(page, 'reset-password-form');
     await page.getByLabel('Confirm new password').fill(NEW_PASSWORD);
     await page.getByRole('button', { name: 'Save new password' }).click();
     await expect(page.getByRole('status')).toHaveText('Your password was changed. Log in with the new one.');
     await expectNoSeriousA11yViolations(page);
-    await screenshots(page, 'reset-password-done');
+    await screenshotsAtBothWidths(page, 'reset-password-done');
 
     // The link works once (opened afresh, as from the mail).
     await page.goto('/');
@@ -96,7 +83,7 @@ test.describe('account security', () => {
       'href',
       '/forgot-password?role=user',
     );
-    await screenshots(page, 'reset-password-invalid');
+    await screenshotsAtBothWidths(page, 'reset-password-invalid');
 
     await logInViaForm(page, 'user', user.email, NEW_PASSWORD);
   });
@@ -125,7 +112,7 @@ test.describe('account security', () => {
     await expect(devices.getByText('Chrome on Windows')).toBeVisible();
     await expect(devices.getByText('Safari on iPhone')).toBeVisible();
     await expectNoSeriousA11yViolations(page);
-    await screenshots(page, 'security-business');
+    await screenshotsAtBothWidths(page, 'security-business');
 
     await devices.getByRole('button', { name: 'Sign out Safari on iPhone (127.0.0.1)' }).click();
     await expect(devices.getByRole('listitem')).toHaveCount(1);
@@ -141,7 +128,7 @@ test.describe('account security', () => {
     await dialog.getByLabel('Confirm new password').fill(NEW_PASSWORD);
     await dialog.getByRole('button', { name: 'Change password' }).click();
     await expect(dialog.getByText('That is not your current password.')).toBeVisible();
-    await screenshots(page, 'change-password-dialog', { fullPage: false });
+    await screenshotsAtBothWidths(page, 'change-password-dialog', { fullPage: false });
     await dialog.getByLabel('Current password').fill(DEFAULT_PASSWORD);
     await dialog.getByRole('button', { name: 'Change password' }).click();
     await expect(page.getByRole('heading', { name: /Password changed/ })).toBeVisible();
@@ -188,7 +175,7 @@ test.describe('account security', () => {
     await expect(page.getByText('Coming soon')).toHaveCount(0);
     const devices = page.getByRole('list', { name: 'Signed-in devices' });
     await expect(devices.getByRole('listitem')).toHaveCount(3);
-    await screenshots(page, 'security-user');
+    await screenshotsAtBothWidths(page, 'security-user');
 
     await page.getByRole('button', { name: 'Sign out everywhere else' }).click();
     await expect(devices.getByRole('listitem')).toHaveCount(1);

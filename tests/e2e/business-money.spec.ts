@@ -4,13 +4,11 @@ import {
   test,
   type APIRequestContext,
   type APIResponse,
-  type Page,
 } from '@playwright/test';
-import { mkdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
+import { readFileSync } from 'node:fs';
 import { formatMoney } from '../../src/shared/money';
 import { makeNuban } from '../../src/shared/wallet/banks';
-import { expectNoSidewaysScroll } from './cards-support';
+import { screenshotsAtBothWidths } from './cards-support';
 import {
   businessInput,
   DEFAULT_PASSWORD,
@@ -24,7 +22,6 @@ import {
  * Home's figures and chart, and every table at 375 px as a card per row.
  */
 
-const SHOTS = process.env.E2E_SCREENSHOTS ?? '/tmp/shots/F';
 const PIN = '2580';
 const ngn = (amount: number) => formatMoney({ amount, currency: 'NGN' });
 
@@ -137,18 +134,6 @@ async function businessWithMoney(baseURL: string) {
   return { input, five, two, partly, untouched, usedUp };
 }
 
-/** Full-page screenshots at 1280 and 375 px under /tmp/shots/F, after checking nothing runs off the screen. */
-async function screenshots(page: Page, name: string) {
-  mkdirSync(SHOTS, { recursive: true });
-  for (const width of [1280, 375]) {
-    await page.setViewportSize({ width, height: width === 375 ? 812 : 900 });
-    await page.waitForTimeout(150); // the chart and the tables follow the width on the next frame
-    await expectNoSidewaysScroll(page);
-    await page.screenshot({ path: path.join(SHOTS, `${name}-${width}.png`), fullPage: true });
-  }
-  await page.setViewportSize({ width: 1280, height: 900 });
-}
-
 test('a business sees its sales, filters and searches them, exports them, and sees its redemptions, statement and home figures', async ({
   page,
   baseURL,
@@ -199,7 +184,7 @@ test('a business sees its sales, filters and searches them, exports them, and se
   await expect(page).toHaveURL(new RegExp(`q=${untouched.last4.toLowerCase()}`));
   await expect(sales.getByRole('row')).toHaveCount(2);
   await expect(saleLink(untouched.last4)).toBeVisible();
-  await screenshots(page, 'sales-search');
+  await screenshotsAtBothWidths(page, 'sales-search', { settleMs: 150 });
   await page.getByLabel('Last four or reference').fill('');
   await expect(page).toHaveURL(/\/dashboard\/sales$/);
   await expect(sales.getByRole('row')).toHaveCount(4);
@@ -224,7 +209,7 @@ test('a business sees its sales, filters and searches them, exports them, and se
   for (const card of [partly, untouched, usedUp]) expect(csv).toContain(card.last4);
   expect(csv).toContain('5000.00');
   expect(csv).toContain('3500.00');
-  await screenshots(page, 'sales');
+  await screenshotsAtBothWidths(page, 'sales', { settleMs: 150 });
 
   // Each row opens its sold card.
   await saleLink(partly.last4).click();
@@ -255,7 +240,7 @@ test('a business sees its sales, filters and searches them, exports them, and se
   const usesText = readFileSync((await usesCsv.path())!, 'utf8');
   expect(usesText.trim().split(/\r?\n/)).toHaveLength(4);
   expect(usesText).toContain('T-102');
-  await screenshots(page, 'redemptions');
+  await screenshotsAtBothWidths(page, 'redemptions', { settleMs: 150 });
 
   // The statement: the newest line's balance is the wallet's balance (three sales less the withdrawal).
   await page.goto('/dashboard/wallet');
@@ -280,7 +265,7 @@ test('a business sees its sales, filters and searches them, exports them, and se
     page.getByRole('link', { name: 'Export CSV' }).click(),
   ]);
   expect(readFileSync((await statementCsv.path())!, 'utf8')).toContain('11000.00');
-  await screenshots(page, 'statement');
+  await screenshotsAtBothWidths(page, 'statement', { settleMs: 150 });
 
   // The withdrawal history (on the wallet's overview).
   await page
@@ -289,7 +274,7 @@ test('a business sees its sales, filters and searches them, exports them, and se
     .click();
   const history = page.getByRole('region', { name: 'Withdrawal History' });
   await expect(history.getByRole('row').nth(1)).toContainText(ngn(100_000));
-  await screenshots(page, 'withdrawal-history');
+  await screenshotsAtBothWidths(page, 'withdrawal-history', { settleMs: 150 });
   // On a phone each withdrawal is a card with its amount and status first, inside the screen.
   await page.setViewportSize({ width: 375, height: 812 });
   const card = history.getByRole('listitem').first();
@@ -328,7 +313,7 @@ test('a business sees its sales, filters and searches them, exports them, and se
   await expect(page.getByRole('link', { name: 'Sell Gift Card' })).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Top Gift Cards' })).toBeVisible();
   await expectNoSeriousA11yViolations(page);
-  await screenshots(page, 'home');
+  await screenshotsAtBothWidths(page, 'home', { settleMs: 150 });
 });
 
 test('a new business sees its empty tables and figures in words, and every money screen fits a phone', async ({
@@ -357,5 +342,5 @@ test('a new business sees its empty tables and figures in words, and every money
   await page.getByLabel('From').fill('2026-02-10');
   await page.getByLabel('To').fill('2026-02-01');
   await expect(page.getByText('The “From” date must be on or before the “To” date.')).toBeVisible();
-  await screenshots(page, 'statement-empty');
+  await screenshotsAtBothWidths(page, 'statement-empty', { settleMs: 150 });
 });

@@ -1,4 +1,6 @@
-import { expect, type Browser, type Page } from '@playwright/test';
+import { expect, test, type Browser, type Page } from '@playwright/test';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
 import { businessInput, DEFAULT_PASSWORD, logInViaForm, registerViaApi } from './support';
 
 /** Journeys about spending cards: a business with a design on sale, a user who buys one of its cards. */
@@ -75,4 +77,25 @@ export async function expectNoSidewaysScroll(page: Page): Promise<void> {
     width: window.innerWidth,
   }));
   expect(scroll, `the page is ${scroll}px wide in a ${width}px window`).toBeLessThanOrEqual(width);
+}
+
+/**
+ * The page at 1280 and then 375 px: at each width nothing may poke out sideways, and a screenshot goes to
+ * `<name>-<width>.png` in E2E_SCREENSHOTS (or the test's output folder), for a person to look at. `settleMs`
+ * waits after each resize for what follows the width a moment later (a chart). Leaves the page at 1280 px.
+ */
+export async function screenshotsAtBothWidths(
+  page: Page,
+  name: string,
+  { fullPage = true, settleMs = 0 }: { fullPage?: boolean; settleMs?: number } = {},
+): Promise<void> {
+  const dir = process.env.E2E_SCREENSHOTS ?? test.info().outputPath('shots');
+  mkdirSync(dir, { recursive: true });
+  for (const width of [1280, 375]) {
+    await page.setViewportSize({ width, height: width === 375 ? 812 : 900 });
+    if (settleMs) await page.waitForTimeout(settleMs);
+    await expectNoSidewaysScroll(page);
+    await page.screenshot({ path: path.join(dir, `${name}-${width}.png`), fullPage });
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
 }

@@ -1,13 +1,11 @@
-import { expect, test, type Page, type TestInfo } from '@playwright/test';
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
+import { expect, test } from '@playwright/test';
 import { GIFT_RECEIVED_TITLE } from '../../src/shared/notifications/schemas';
 import {
   businessWithDesign,
   buyThroughCheckout,
   CODE_PATTERN,
-  expectNoSidewaysScroll,
   revealCodeOnPage,
+  screenshotsAtBothWidths,
   signedInUser,
 } from './cards-support';
 import {
@@ -17,22 +15,6 @@ import {
   registerViaApi,
   userInput,
 } from './support';
-
-/**
- * Screenshots at 1280 and 375 px, each checked for sideways scroll (E2E_SCREENSHOTS=<folder> keeps them
- * elsewhere): the full page, or only the window for an open dialog (its backdrop covers the window).
- */
-async function screenshots(page: Page, testInfo: TestInfo, name: string, { fullPage = true } = {}) {
-  const dir = process.env.E2E_SCREENSHOTS;
-  if (dir) mkdirSync(dir, { recursive: true });
-  for (const width of [1280, 375]) {
-    await page.setViewportSize({ width, height: width === 375 ? 812 : 900 });
-    await expectNoSidewaysScroll(page);
-    const file = `gifts-${name}-${width}.png`;
-    await page.screenshot({ path: dir ? path.join(dir, file) : testInfo.outputPath(file), fullPage });
-  }
-  await page.setViewportSize({ width: 1280, height: 900 });
-}
 
 /** An address nobody has an account for yet. */
 function newAddress(): string {
@@ -45,7 +27,7 @@ const lastFour = (code: string) => code.split('-')[3]!;
 test.describe('gifts', () => {
   test('A sends a card to an e-mail with no account; B follows the mailed link, signs up, accepts and gets a new code; A sees it go', async ({
     browser,
-  }, testInfo) => {
+  }) => {
     // A long journey through several browsers: on a loaded 2-core CI machine it can pass a minute.
     test.slow();
     const business = await businessWithDesign(browser, { amount: 500_000, colour: '#7c3aed' });
@@ -67,7 +49,7 @@ test.describe('gifts', () => {
     await dialog.getByLabel('Message (optional)').fill('Happy birthday, Bola!');
     await expect(dialog.getByText('21 / 500 characters')).toBeVisible();
     await expectNoSeriousA11yViolations(a.page);
-    await screenshots(a.page, testInfo, 'send-dialog', { fullPage: false });
+    await screenshotsAtBothWidths(a.page, 'gifts-send-dialog', { fullPage: false });
     await dialog.getByRole('button', { name: 'Send gift' }).click();
     await expect(dialog).toBeHidden();
 
@@ -80,7 +62,7 @@ test.describe('gifts', () => {
     await expect(a.page.getByText('Gift pending', { exact: true })).toBeVisible();
     await expect(a.page.getByRole('button', { name: 'Send as a gift' })).toHaveCount(0);
     await expectNoSeriousA11yViolations(a.page);
-    await screenshots(a.page, testInfo, 'card-pending');
+    await screenshotsAtBothWidths(a.page, 'gifts-card-pending');
 
     // A's Gifts, Sent tab.
     await a.page
@@ -94,7 +76,7 @@ test.describe('gifts', () => {
     await expect(sent.getByText('Waiting', { exact: true })).toBeVisible();
     await expect(sent.getByRole('button', { name: /^Cancel gift/ })).toBeVisible();
     await expectNoSeriousA11yViolations(a.page);
-    await screenshots(a.page, testInfo, 'list-sent');
+    await screenshotsAtBothWidths(a.page, 'gifts-list-sent');
 
     // The mail, kept in the local mailbox.
     const b = await browser.newContext();
@@ -109,7 +91,7 @@ test.describe('gifts', () => {
     const link = mail.getByRole('link', { name: /\/gifts\/[0-9a-f-]{36}#token=/ });
     await expect(link).toBeVisible();
     await expectNoSeriousA11yViolations(bPage);
-    await screenshots(bPage, testInfo, 'mailbox');
+    await screenshotsAtBothWidths(bPage, 'gifts-mailbox');
     const href = (await link.getAttribute('href'))!;
     const giftId = /\/gifts\/([0-9a-f-]{36})#/.exec(href)![1]!;
 
@@ -117,7 +99,7 @@ test.describe('gifts', () => {
     await business.page.goto(href);
     await expect(business.page.getByText('You are signed in as a business.')).toBeVisible();
     await expect(business.page.getByRole('button', { name: 'Accept gift' })).toHaveCount(0);
-    await screenshots(business.page, testInfo, 'landing-business');
+    await screenshotsAtBothWidths(business.page, 'gifts-landing-business');
 
     // B follows it: the gift as its link shows it, the token out of the address bar.
     await link.click();
@@ -128,7 +110,7 @@ test.describe('gifts', () => {
     await expect(bPage.getByText('“Happy birthday, Bola!”')).toBeVisible();
     await expect(bPage.getByText('₦5,000.00').first()).toBeVisible();
     await expectNoSeriousA11yViolations(bPage);
-    await screenshots(bPage, testInfo, 'landing-signed-out');
+    await screenshotsAtBothWidths(bPage, 'gifts-landing-signed-out');
 
     // Sign up through it, log in, and land back on the gift.
     await bPage.getByRole('link', { name: 'Sign up to accept' }).click();
@@ -145,14 +127,14 @@ test.describe('gifts', () => {
     await bPage.getByRole('button', { name: 'Create account' }).click();
     await expect(bPage).toHaveURL(new RegExp(`/login\\?next=%2Fgifts%2F${giftId}$`), { timeout: 5000 });
     await expect(bPage.getByText('Log in to accept your gift card.')).toBeVisible();
-    await screenshots(bPage, testInfo, 'login-for-gift');
+    await screenshotsAtBothWidths(bPage, 'gifts-login-for-gift');
     await bPage.getByLabel('Email or username').fill(email);
     await bPage.getByLabel('Password', { exact: true }).fill(DEFAULT_PASSWORD);
     await bPage.getByRole('button', { name: 'Log in' }).click();
     await expect(bPage).toHaveURL(new RegExp(`/gifts/${giftId}$`), { timeout: 5000 });
     await expect(bPage.getByRole('button', { name: 'Accept gift' })).toBeVisible();
     await expectNoSeriousA11yViolations(bPage);
-    await screenshots(bPage, testInfo, 'landing-user');
+    await screenshotsAtBothWidths(bPage, 'gifts-landing-user');
 
     // Accept: B's card, with a code of its own.
     await bPage.getByRole('button', { name: 'Accept gift' }).click();
@@ -167,7 +149,7 @@ test.describe('gifts', () => {
     await expect(
       bPage.getByRole('list', { name: 'Gifts you received' }).getByText('Accepted', { exact: true }),
     ).toBeVisible();
-    await screenshots(bPage, testInfo, 'list-received');
+    await screenshotsAtBothWidths(bPage, 'gifts-list-received');
 
     // A: the card is gone from My Gift Cards, and the news is in Notifications.
     await a.page.goto('/user-dashboard/mycards');
@@ -177,7 +159,7 @@ test.describe('gifts', () => {
     const news = a.page.getByRole('list', { name: 'Your notifications' });
     await expect(news.getByRole('link', { name: /accepted/i }).first()).toBeVisible();
     await expectNoSeriousA11yViolations(a.page);
-    await screenshots(a.page, testInfo, 'notifications');
+    await screenshotsAtBothWidths(a.page, 'gifts-notifications');
     await a.page.getByRole('button', { name: 'Mark all as read' }).click();
     await expect(a.page.getByText('All caught up.')).toBeVisible();
     await expect(
@@ -191,7 +173,7 @@ test.describe('gifts', () => {
 
   test('a card bought as a gift can be cancelled before it is accepted: it comes back to the buyer, active', async ({
     browser,
-  }, testInfo) => {
+  }) => {
     // A long journey through several browsers: on a loaded 2-core CI machine it can pass a minute.
     test.slow();
     const business = await businessWithDesign(browser, { amount: 250_000, colour: '#0f766e' });
@@ -207,7 +189,7 @@ test.describe('gifts', () => {
     await dialog.getByLabel('Recipient’s e-mail or username').fill(email);
     await dialog.getByLabel('Their name (optional)').fill('Chidi');
     await expectNoSeriousA11yViolations(a.page);
-    await screenshots(a.page, testInfo, 'buy-dialog', { fullPage: false });
+    await screenshotsAtBothWidths(a.page, 'gifts-buy-dialog', { fullPage: false });
     await dialog.getByRole('button', { name: 'Continue to payment' }).click();
 
     await expect(a.page).toHaveURL(/\/checkout\/[0-9a-f-]{36}$/);
@@ -220,7 +202,7 @@ test.describe('gifts', () => {
     });
     await expect(a.page.getByText(`Your gift is on its way to Chidi (${email}).`)).toBeVisible();
     await expectNoSeriousA11yViolations(a.page);
-    await screenshots(a.page, testInfo, 'order-paid');
+    await screenshotsAtBothWidths(a.page, 'gifts-order-paid');
 
     await a.page.getByRole('link', { name: 'View the card' }).click();
     const pending = a.page.getByRole('region', { name: 'Gift on its way' });
@@ -232,7 +214,7 @@ test.describe('gifts', () => {
     const correct = a.page.getByRole('dialog', { name: 'Correct the address' });
     await expect(correct.getByLabel('Recipient’s e-mail or username')).toHaveValue(email);
     await correct.getByLabel('Recipient’s e-mail or username').fill(corrected);
-    await screenshots(a.page, testInfo, 'correct-dialog', { fullPage: false });
+    await screenshotsAtBothWidths(a.page, 'gifts-correct-dialog', { fullPage: false });
     await correct.getByRole('button', { name: 'Save address' }).click();
     await expect(correct).toBeHidden();
     await expect(pending.getByText(`(${corrected})`)).toBeVisible();
@@ -240,7 +222,7 @@ test.describe('gifts', () => {
     await pending.getByRole('button', { name: 'Cancel gift' }).click();
     const confirm = a.page.getByRole('dialog', { name: 'Cancel this gift?' });
     await expect(confirm.getByRole('button', { name: 'Keep the gift' })).toBeFocused();
-    await screenshots(a.page, testInfo, 'cancel-dialog', { fullPage: false });
+    await screenshotsAtBothWidths(a.page, 'gifts-cancel-dialog', { fullPage: false });
     await confirm.getByRole('button', { name: 'Cancel gift' }).click();
     await expect(confirm).toBeHidden();
     await expect(pending).toBeHidden();
@@ -263,7 +245,7 @@ test.describe('gifts', () => {
 
   test('the unread badge follows a gift sent from another session, without a reload, over one stream per tab', async ({
     browser,
-  }, testInfo) => {
+  }) => {
     // A long journey through several browsers: on a loaded 2-core CI machine it can pass a minute.
     test.slow();
     const business = await businessWithDesign(browser, { amount: 100_000, colour: '#f59e0b' });
@@ -309,7 +291,7 @@ test.describe('gifts', () => {
     await expect(received.getByText('Waiting', { exact: true })).toBeVisible();
     await expect(received.getByRole('button', { name: /^Accept/ })).toBeVisible();
     await expectNoSeriousA11yViolations(a.page);
-    await screenshots(a.page, testInfo, 'list-received-pending');
+    await screenshotsAtBothWidths(a.page, 'gifts-list-received-pending');
 
     await a.page.setViewportSize({ width: 375, height: 812 });
     await expect(a.page.getByRole('button', { name: 'Open menu, 2 unread' })).toBeVisible();
@@ -341,7 +323,7 @@ test.describe('gifts', () => {
     await expect(business.page.getByRole('heading', { level: 1, name: 'Notification' })).toBeVisible();
     await expect(business.page.getByRole('list', { name: 'Your notifications' })).toBeVisible();
     await expectNoSeriousA11yViolations(business.page);
-    await screenshots(business.page, testInfo, 'notifications-business');
+    await screenshotsAtBothWidths(business.page, 'gifts-notifications-business');
 
     // Log out closes the stream, and nothing opens another.
     await a.page.getByRole('button', { name: 'Log Out' }).click();
@@ -354,7 +336,7 @@ test.describe('gifts', () => {
     await business.context.close();
   });
 
-  test('the mailbox says so when mail goes through SMTP', async ({ page }, testInfo) => {
+  test('the mailbox says so when mail goes through SMTP', async ({ page }) => {
     await page.route('**/api/dev/mailbox*', (route) =>
       route.fulfill({
         status: 404,
@@ -365,7 +347,7 @@ test.describe('gifts', () => {
     await page.goto('/dev/mailbox');
     await expect(page.getByText('Mail is sent through SMTP here; there is no local mailbox.')).toBeVisible();
     await expectNoSeriousA11yViolations(page);
-    await screenshots(page, testInfo, 'mailbox-smtp');
+    await screenshotsAtBothWidths(page, 'gifts-mailbox-smtp');
   });
 
   test('a gift link with a bad token says so; a login page will not send anyone off the site', async ({

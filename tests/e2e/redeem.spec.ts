@@ -1,5 +1,4 @@
-import { expect, test, type Page, type TestInfo } from '@playwright/test';
-import { mkdirSync } from 'node:fs';
+import { expect, test } from '@playwright/test';
 import os from 'node:os';
 import path from 'node:path';
 import { formatCode } from '../../src/shared/cards/codes';
@@ -8,8 +7,8 @@ import { CHROMIUM_ARGS, testBrowser } from '../fixtures/browser';
 import {
   businessWithDesign,
   buyThroughCheckout,
-  expectNoSidewaysScroll,
   revealCodeOnPage,
+  screenshotsAtBothWidths,
   signedInUser,
 } from './cards-support';
 import { writeFakeCamera } from './fake-camera';
@@ -34,23 +33,10 @@ test.use({
   },
 });
 
-/** Full-page screenshots at 1280 and 375 px (E2E_SCREENSHOTS=<folder> keeps them elsewhere). */
-async function screenshots(page: Page, testInfo: TestInfo, name: string) {
-  const dir = process.env.E2E_SCREENSHOTS;
-  if (dir) mkdirSync(dir, { recursive: true });
-  for (const width of [1280, 375]) {
-    await page.setViewportSize({ width, height: width === 375 ? 812 : 900 });
-    await expectNoSidewaysScroll(page);
-    const file = `${name}-${width}.png`;
-    await page.screenshot({ path: dir ? path.join(dir, file) : testInfo.outputPath(file), fullPage: true });
-  }
-  await page.setViewportSize({ width: 1280, height: 900 });
-}
-
 test.describe('spending a gift card', () => {
   test('a business redeems part of a card by typing its code and the rest by scanning its QR; the holder sees both uses', async ({
     browser,
-  }, testInfo) => {
+  }) => {
     // A long journey (till, holder, camera): on a loaded 2-core CI machine it can pass a minute.
     test.slow();
     const business = await businessWithDesign(
@@ -75,7 +61,7 @@ test.describe('spending a gift card', () => {
     await expect(till).toHaveURL(/\/dashboard\/redeem$/);
     await expect(till.getByRole('heading', { level: 1, name: 'Redeem a gift card' })).toBeVisible();
     await expectNoSeriousA11yViolations(till);
-    await screenshots(till, testInfo, 'redeem-page');
+    await screenshotsAtBothWidths(till, 'redeem-page');
 
     // A mistyped character is caught by the check character: no look-up is spent on it.
     const field = till.getByLabel('Gift card code');
@@ -99,7 +85,7 @@ test.describe('spending a gift card', () => {
     await expect(summary.getByText('Never')).toHaveCount(0); // 12 months' validity: it has an expiry date
     await expect(till.getByRole('button', { name: /^Refund ₦7,500\.00$/ })).toBeVisible();
     await expectNoSeriousA11yViolations(till);
-    await screenshots(till, testInfo, 'lookup-result');
+    await screenshotsAtBothWidths(till, 'lookup-result');
 
     // Part of it, with a till reference, confirmed in a dialog.
     await till.getByLabel('Amount (₦)').fill('2500');
@@ -108,7 +94,7 @@ test.describe('spending a gift card', () => {
     const confirm = till.getByRole('dialog', { name: 'Redeem ₦2,500.00?' });
     await expect(confirm).toBeVisible();
     await expect(confirm.getByText('₦5,000.00')).toBeVisible();
-    await screenshots(till, testInfo, 'confirm-dialog');
+    await screenshotsAtBothWidths(till, 'confirm-dialog');
     await confirm.getByRole('button', { name: 'Redeem ₦2,500.00' }).click();
 
     await expect(till).toHaveURL(/\/dashboard\/redeem\/receipts\/[0-9a-f-]{36}$/);
@@ -119,7 +105,7 @@ test.describe('spending a gift card', () => {
     await expect(receipt).toContainText(lastFour);
     await expect(till.getByRole('button', { name: 'Reverse' })).toBeVisible();
     await expectNoSeriousA11yViolations(till);
-    await screenshots(till, testInfo, 'receipt');
+    await screenshotsAtBothWidths(till, 'receipt');
     // A reload reads the receipt back from the server.
     await till.reload();
     await expect(till.getByRole('heading', { name: '₦2,500.00 redeemed' })).toBeVisible();
@@ -132,7 +118,7 @@ test.describe('spending a gift card', () => {
     await expect(till.getByText('Point the camera at the QR code on the customer’s card.')).toBeVisible({
       timeout: 20_000,
     });
-    await screenshots(till, testInfo, 'scanner');
+    await screenshotsAtBothWidths(till, 'scanner');
     await till.getByRole('button', { name: 'Stop scanning' }).click();
     await expect(till.getByRole('region', { name: 'Scan the card’s QR code' })).toHaveCount(0);
     writeFakeCamera(cameraFile, code);
@@ -156,13 +142,13 @@ test.describe('spending a gift card', () => {
     const row = till.getByRole('link', { name: new RegExp(`^Card ending ${lastFour}, .*Used up$`) });
     await expect(row).toBeVisible();
     await expectNoSeriousA11yViolations(till);
-    await screenshots(till, testInfo, 'sold-cards');
+    await screenshotsAtBothWidths(till, 'sold-cards');
     await row.click();
     await expect(till.getByRole('heading', { level: 1, name: `Card ending ${lastFour}` })).toBeVisible();
     const uses = till.getByRole('region', { name: 'Last uses' });
     await expect(uses.getByText(`Redeemed at ${business.input.name} (ref T-0001)`)).toBeVisible();
     await expect(uses.getByText(`Redeemed at ${business.input.name}`, { exact: true })).toBeVisible();
-    await screenshots(till, testInfo, 'sold-card');
+    await screenshotsAtBothWidths(till, 'sold-card');
 
     // The holder sees both uses, each with the balance after it.
     await holder.page.reload();
@@ -177,7 +163,7 @@ test.describe('spending a gift card', () => {
     await expect(history.getByRole('listitem')).toHaveCount(3); // issued, and the two uses
     await expect(holder.page.getByText('This card has been used up.')).toBeVisible();
     await expectNoSeriousA11yViolations(holder.page);
-    await screenshots(holder.page, testInfo, 'holder-card');
+    await screenshotsAtBothWidths(holder.page, 'holder-card');
 
     await business.context.close();
     await holder.context.close();
@@ -185,7 +171,7 @@ test.describe('spending a gift card', () => {
 
   test('reverse a mistake, freeze and block refuse redemption, an unused card is refunded, and anyone checks a balance', async ({
     browser,
-  }, testInfo) => {
+  }) => {
     // A long journey (till, holder, camera): on a loaded 2-core CI machine it can pass a minute.
     test.slow();
     const business = await businessWithDesign(browser, { amount: 500_000, colour: '#b91c1c' });
@@ -212,7 +198,7 @@ test.describe('spending a gift card', () => {
     await expect(result).toContainText('Active');
     await expect(result).toContainText('Never');
     await expectNoSeriousA11yViolations(visitor);
-    await screenshots(visitor, testInfo, 'balance-page');
+    await screenshotsAtBothWidths(visitor, 'balance-page');
     await visitor.close();
 
     // A redemption made by mistake is reversed from its receipt.

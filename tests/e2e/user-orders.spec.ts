@@ -2,7 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import {
   businessWithDesign,
   buyThroughCheckout,
-  expectNoSidewaysScroll,
+  screenshotsAtBothWidths,
   signedInUser,
 } from './cards-support';
 import { expectNoSeriousA11yViolations } from './support';
@@ -12,16 +12,6 @@ import { expectNoSeriousA11yViolations } from './support';
  * pending one resumed at its checkout, a declined one that says why, a receipt that prints without the
  * dashboard around it, and cards narrowed and sorted from the address.
  */
-const SHOTS = '/tmp/shots/G';
-
-async function shoot(page: Page, name: string) {
-  for (const width of [1280, 375]) {
-    await page.setViewportSize({ width, height: width === 375 ? 812 : 900 });
-    if (width === 375) await expectNoSidewaysScroll(page);
-    await page.screenshot({ path: `${SHOTS}/${name}-${width}.png`, fullPage: true });
-  }
-  await page.setViewportSize({ width: 1280, height: 900 });
-}
 
 async function payOnCheckout(page: Page, cardNumber: string) {
   await expect(page).toHaveURL(/\/checkout\/[0-9a-f-]{36}$/);
@@ -90,7 +80,7 @@ test('a buyer resumes a pending order, reads why one failed, prints a receipt an
   await expect(table.getByRole('link', { name: /^Receipt:/ })).toHaveCount(2);
   await expect(table.getByRole('link', { name: /^View card:/ })).toHaveCount(2);
   await expectNoSeriousA11yViolations(page);
-  await shoot(page, 'orders');
+  await screenshotsAtBothWidths(page, 'orders');
 
   // On a phone each order is a card, amount and status first.
   await page.setViewportSize({ width: 375, height: 812 });
@@ -133,7 +123,7 @@ test('a buyer resumes a pending order, reads why one failed, prints a receipt an
   await expect(receipt.getByText(shop.card.uniqueId)).toBeVisible();
   await expect(page.getByRole('button', { name: 'Print' })).toBeVisible();
   await expectNoSeriousA11yViolations(page);
-  await shoot(page, 'receipt');
+  await screenshotsAtBothWidths(page, 'receipt');
 
   // Printed: the receipt alone, without the sidebar, the top bar, navigation or buttons.
   await page.emulateMedia({ media: 'print' });
@@ -144,7 +134,7 @@ test('a buyer resumes a pending order, reads why one failed, prints a receipt an
   await expect(page.getByRole('button', { name: 'Print' })).toBeHidden();
   await expect(page.getByRole('link', { name: '← Back to orders' })).toBeHidden();
   await expect(page.getByRole('link', { name: 'View card' })).toBeHidden();
-  await shoot(page, 'receipt-print');
+  await screenshotsAtBothWidths(page, 'receipt-print');
   await page.emulateMedia({ media: 'screen' });
   // Leaving the receipt gives printing the dashboard back.
   await page.getByRole('link', { name: '← Back to orders' }).click();
@@ -187,7 +177,7 @@ test('a buyer resumes a pending order, reads why one failed, prints a receipt an
   await page.goto('/user-dashboard/mycards?status=active&sort=balance');
   await expect(page.getByRole('button', { name: 'Active', pressed: true })).toBeVisible();
   await expectNoSeriousA11yViolations(page);
-  await shoot(page, 'mycards-filters');
+  await screenshotsAtBothWidths(page, 'mycards-filters');
 
   await context.close();
   await shop.context.close();
@@ -219,7 +209,7 @@ test('Sent lists the cards the user gave away, as they were handed on', async ({
   const list = page.getByRole('list', { name: 'Cards you sent' });
   await expect(list.getByRole('link', { name: /worth ₦3,000\.00, sent to Ada/ })).toBeVisible();
   await expectNoSeriousA11yViolations(page);
-  await shoot(page, 'mycards-sent');
+  await screenshotsAtBothWidths(page, 'mycards-sent');
   await friend.context.close();
   await context.close();
   await shop.context.close();
