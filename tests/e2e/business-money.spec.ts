@@ -23,6 +23,8 @@ import {
  */
 
 const PIN = '2580';
+/** The chart and the tables follow the width on the next frame: each screenshot waits for them. */
+const AFTER_RESIZE = { settleMs: 150 };
 const ngn = (amount: number) => formatMoney({ amount, currency: 'NGN' });
 
 async function apiContext(baseURL: string): Promise<APIRequestContext> {
@@ -184,7 +186,7 @@ test('a business sees its sales, filters and searches them, exports them, and se
   await expect(page).toHaveURL(new RegExp(`q=${untouched.last4.toLowerCase()}`));
   await expect(sales.getByRole('row')).toHaveCount(2);
   await expect(saleLink(untouched.last4)).toBeVisible();
-  await screenshotsAtBothWidths(page, 'sales-search', { settleMs: 150 });
+  await screenshotsAtBothWidths(page, 'sales-search', AFTER_RESIZE);
   await page.getByLabel('Last four or reference').fill('');
   await expect(page).toHaveURL(/\/dashboard\/sales$/);
   await expect(sales.getByRole('row')).toHaveCount(4);
@@ -209,7 +211,7 @@ test('a business sees its sales, filters and searches them, exports them, and se
   for (const card of [partly, untouched, usedUp]) expect(csv).toContain(card.last4);
   expect(csv).toContain('5000.00');
   expect(csv).toContain('3500.00');
-  await screenshotsAtBothWidths(page, 'sales', { settleMs: 150 });
+  await screenshotsAtBothWidths(page, 'sales', AFTER_RESIZE);
 
   // Each row opens its sold card.
   await saleLink(partly.last4).click();
@@ -240,7 +242,7 @@ test('a business sees its sales, filters and searches them, exports them, and se
   const usesText = readFileSync((await usesCsv.path())!, 'utf8');
   expect(usesText.trim().split(/\r?\n/)).toHaveLength(4);
   expect(usesText).toContain('T-102');
-  await screenshotsAtBothWidths(page, 'redemptions', { settleMs: 150 });
+  await screenshotsAtBothWidths(page, 'redemptions', AFTER_RESIZE);
 
   // The statement: the newest line's balance is the wallet's balance (three sales less the withdrawal).
   await page.goto('/dashboard/wallet');
@@ -265,7 +267,7 @@ test('a business sees its sales, filters and searches them, exports them, and se
     page.getByRole('link', { name: 'Export CSV' }).click(),
   ]);
   expect(readFileSync((await statementCsv.path())!, 'utf8')).toContain('11000.00');
-  await screenshotsAtBothWidths(page, 'statement', { settleMs: 150 });
+  await screenshotsAtBothWidths(page, 'statement', AFTER_RESIZE);
 
   // The withdrawal history (on the wallet's overview).
   await page
@@ -274,7 +276,7 @@ test('a business sees its sales, filters and searches them, exports them, and se
     .click();
   const history = page.getByRole('region', { name: 'Withdrawal History' });
   await expect(history.getByRole('row').nth(1)).toContainText(ngn(100_000));
-  await screenshotsAtBothWidths(page, 'withdrawal-history', { settleMs: 150 });
+  await screenshotsAtBothWidths(page, 'withdrawal-history', AFTER_RESIZE);
   // On a phone each withdrawal is a card with its amount and status first, inside the screen.
   await page.setViewportSize({ width: 375, height: 812 });
   const card = history.getByRole('listitem').first();
@@ -313,7 +315,7 @@ test('a business sees its sales, filters and searches them, exports them, and se
   await expect(page.getByRole('link', { name: 'Sell Gift Card' })).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Top Gift Cards' })).toBeVisible();
   await expectNoSeriousA11yViolations(page);
-  await screenshotsAtBothWidths(page, 'home', { settleMs: 150 });
+  await screenshotsAtBothWidths(page, 'home', AFTER_RESIZE);
 });
 
 test('a new business sees its empty tables and figures in words, and every money screen fits a phone', async ({
@@ -342,5 +344,5 @@ test('a new business sees its empty tables and figures in words, and every money
   await page.getByLabel('From').fill('2026-02-10');
   await page.getByLabel('To').fill('2026-02-01');
   await expect(page.getByText('The “From” date must be on or before the “To” date.')).toBeVisible();
-  await screenshotsAtBothWidths(page, 'statement-empty', { settleMs: 150 });
+  await screenshotsAtBothWidths(page, 'statement-empty', AFTER_RESIZE);
 });

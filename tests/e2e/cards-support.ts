@@ -81,8 +81,10 @@ export async function expectNoSidewaysScroll(page: Page): Promise<void> {
 
 /**
  * The page at 1280 and then 375 px: at each width nothing may poke out sideways, and a screenshot goes to
- * `<name>-<width>.png` in E2E_SCREENSHOTS (or the test's output folder), for a person to look at. `settleMs`
- * waits after each resize for what follows the width a moment later (a chart). Leaves the page at 1280 px.
+ * `<name>-<width>.png` in E2E_SCREENSHOTS (or the test's output folder), for a person to look at. The whole
+ * page, or with `fullPage: false` only the window (an open dialog, whose backdrop covers only the window).
+ * `settleMs` waits after each resize for what follows the width a moment later (a chart). Leaves the page at
+ * 1280 px.
  */
 export async function screenshotsAtBothWidths(
   page: Page,
