@@ -26,15 +26,25 @@ afterAll(async () => {
   await t.close();
 });
 
-/** What the listener hears for `ids` while `act` runs and a moment after (announcements come at commit). */
-async function heardFor(ids: string[], act: () => Promise<unknown>): Promise<string[]> {
-  heard.length = 0;
-  await act();
-  // A marker after the act: once it arrives, everything the act announced has arrived before it.
+/**
+ * Sends a marker on the channel and waits until the listener has heard it: once it arrives, everything
+ * committed before it has arrived too (announcements come at commit, in commit order).
+ */
+async function heardUpToNow(): Promise<void> {
   const marker = crypto.randomUUID();
   await t.database.pool.query(`SELECT pg_notify($1, $2)`, [NOTIFICATIONS_CHANNEL, marker]);
   for (let i = 0; i < 200 && !heard.includes(marker); i += 1) await new Promise((r) => setTimeout(r, 10));
   expect(heard).toContain(marker);
+}
+
+/** What the listener hears for `ids` while `act` runs and a moment after (announcements come at commit). */
+async function heardFor(ids: string[], act: () => Promise<unknown>): Promise<string[]> {
+  // What came before (the account's own sign-up, say) may still be on its way: heard and dropped first, so
+  // it cannot be counted as the act's. Without it a slow machine failed the rolled-back case now and then.
+  await heardUpToNow();
+  heard.length = 0;
+  await act();
+  await heardUpToNow();
   return heard.filter((payload) => ids.includes(payload)).sort();
 }
 
