@@ -310,6 +310,24 @@ test.describe('user dashboard', () => {
     expect(await shifts()).toEqual([]);
   });
 
+  test('a page opened by its address is left where it is; a page the menu opens starts at its top', async ({
+    page,
+  }) => {
+    await signInToUserHome(page);
+    // A short window, so the profile scrolls.
+    await page.setViewportSize({ width: 1280, height: 320 });
+    await page.goto('/user-dashboard/profile');
+    await expect(page.getByRole('heading', { level: 1, name: 'My Profile' })).toBeVisible();
+    await page.evaluate(() => window.scrollTo(0, 200));
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(200);
+    await page
+      .getByRole('navigation', { name: 'User dashboard' })
+      .getByRole('link', { name: 'Notifications' })
+      .click();
+    await expect(page).toHaveURL(/\/user-dashboard\/notify$/);
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
+  });
+
   test('a search typed into home before its code arrives is carried into the app, focus and all', async ({
     page,
   }) => {

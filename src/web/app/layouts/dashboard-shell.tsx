@@ -70,10 +70,23 @@ function navLinkClass({ isActive }: { isActive: boolean }): string {
 
 const LOG_OUT = 'Log Out';
 
+/** Set once the app has shown an address other than the one the document opened on. */
+let leftFirstEntry = false;
+
+/**
+ * Whether the address is still the one the document opened on (React Router keys that first history entry
+ * 'default'; every navigation, a redirect included, gets a key of its own), before any navigation.
+ */
+function openedOnThisPage(location: { key: string }): boolean {
+  if (location.key !== 'default') leftFirstEntry = true;
+  return !leftFirstEntry;
+}
+
 export function DashboardShell({ role, navLabel, items, account }: DashboardShellProps) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const { pathname } = useLocation();
+  const location = useLocation();
+  const { pathname } = location;
   const [menuOpen, setMenuOpen] = useState(false);
   const [signingOut, setSigningOut] = useState(false);
   const menuId = useId();
@@ -81,10 +94,13 @@ export function DashboardShell({ role, navLabel, items, account }: DashboardShel
   const menuRef = useRef<HTMLDivElement>(null);
   const unread = items.reduce((sum, item) => sum + (item.unread ?? 0), 0);
 
-  // A new page starts at its top (the document scrolls, so the sidebar and header stay put).
+  // A new page starts at its top (the document scrolls, so the sidebar and header stay put). Not the page the
+  // document opened on: the browser has put it where it belongs, and scrolling made the browser lay the whole
+  // page out in the middle of the app's start (3-4 ms, 14 at a slow phone's speed: issue 14, blocking time).
   useEffect(() => {
+    if (openedOnThisPage(location)) return;
     window.scrollTo({ top: 0, behavior: 'instant' });
-  }, [pathname]);
+  }, [pathname]); // eslint-disable-line react-hooks/exhaustive-deps -- on a new address only
 
   // The mobile menu closes on Escape (focus goes back to its button) and on a click outside it.
   useEffect(() => {
