@@ -310,9 +310,8 @@ test.describe('user dashboard', () => {
     expect(await shifts()).toEqual([]);
   });
 
-  test('a page opened by its address is left where it is; a page the menu opens starts at its top', async ({
-    page,
-  }) => {
+  test('a page the menu opens starts at its top', async ({ page }) => {
+    // (The page the document opened on is not scrolled by the app: a fresh page is at its top anyway.)
     await signInToUserHome(page);
     // A short window, so the profile scrolls.
     await page.setViewportSize({ width: 1280, height: 320 });

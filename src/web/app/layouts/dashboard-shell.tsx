@@ -96,7 +96,8 @@ export function DashboardShell({ role, navLabel, items, account }: DashboardShel
 
   // A new page starts at its top (the document scrolls, so the sidebar and header stay put). Not the page the
   // document opened on: the browser has put it where it belongs, and scrolling made the browser lay the whole
-  // page out in the middle of the app's start (3-4 ms, 14 at a slow phone's speed: issue 14, blocking time).
+  // page out in the middle of the app's start (9-19 ms with the CPU slowed four times; issue 14, the total
+  // blocking time).
   useEffect(() => {
     if (openedOnThisPage(location)) return;
     window.scrollTo({ top: 0, behavior: 'instant' });
