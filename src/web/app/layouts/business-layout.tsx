@@ -1,3 +1,4 @@
+import { useMemo } from 'react';
 import { icons } from '../../components/ui/icon';
 import { useUnreadCount } from '../../features/notifications/use-notifications-live';
 import { useGiftCardStore } from '../../lib/store';
@@ -22,14 +23,10 @@ const baseItems: NavItem[] = [
 
 export default function BusinessLayout() {
   const unread = useUnreadCount().data ?? 0;
-  const items = withUnread(baseItems, unread);
+  const items = useMemo(() => withUnread(baseItems, unread), [unread]);
   const business = useGiftCardStore((s) => s.bizClient);
-  return (
-    <DashboardShell
-      role="business"
-      navLabel="Business dashboard"
-      items={items}
-      account={{ name: business?.name ?? '', logoUrl: business?.logoUrl, caption: 'Business account' }}
-    />
-  );
+  const [name, logoUrl] = [business?.name ?? '', business?.logoUrl];
+  // The same object while its fields are the same, so the shell (memo) is not drawn again for nothing.
+  const account = useMemo(() => ({ name, logoUrl, caption: 'Business account' }), [name, logoUrl]);
+  return <DashboardShell role="business" navLabel="Business dashboard" items={items} account={account} />;
 }

@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useId, useRef, useState, type CSSProperties } from 'react';
+import { memo, useEffect, useId, useRef, useState, type CSSProperties } from 'react';
 import { NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import type { Role } from '../../../shared/accounts/schemas';
 import { Avatar } from '../../components/ui/avatar';
@@ -82,7 +82,15 @@ function openedOnThisPage(location: { key: string }): boolean {
   return !leftFirstEntry;
 }
 
-export function DashboardShell({ role, navLabel, items, account }: DashboardShellProps) {
+/**
+ * Drawn again only when its props change (or the address, or what it reads itself): the layouts above it
+ * render again whenever the unread count's query or the signed-in profile is set, the same or not, and at the
+ * start that redrew every menu link outside the first render's transition (issue 14, the total blocking time).
+ * The layouts keep `items` and `account` the same objects while their contents are.
+ */
+export const DashboardShell = memo(DashboardShellFrame);
+
+function DashboardShellFrame({ role, navLabel, items, account }: DashboardShellProps) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const location = useLocation();

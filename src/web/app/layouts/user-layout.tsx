@@ -1,3 +1,4 @@
+import { useMemo } from 'react';
 import { icons } from '../../components/ui/icon';
 import { useUnreadCount } from '../../features/notifications/use-notifications-live';
 import { useGiftCardStore } from '../../lib/store';
@@ -20,18 +21,13 @@ const baseItems: NavItem[] = [
 
 export default function UserLayout() {
   const unread = useUnreadCount().data ?? 0;
-  const items = withUnread(baseItems, unread);
+  const items = useMemo(() => withUnread(baseItems, unread), [unread]);
   const user = useGiftCardStore((s) => s.userData);
-  return (
-    <DashboardShell
-      role="user"
-      navLabel="User dashboard"
-      items={items}
-      account={{
-        name: user?.name ?? '',
-        logoUrl: user?.logoUrl,
-        caption: user?.username ? `@${user.username}` : undefined,
-      }}
-    />
+  const [name, logoUrl, username] = [user?.name ?? '', user?.logoUrl, user?.username];
+  // The same object while its fields are the same, so the shell (memo) is not drawn again for nothing.
+  const account = useMemo(
+    () => ({ name, logoUrl, caption: username ? `@${username}` : undefined }),
+    [name, logoUrl, username],
   );
+  return <DashboardShell role="user" navLabel="User dashboard" items={items} account={account} />;
 }
