@@ -25,7 +25,8 @@ export default function BusinessLayout() {
   const unread = useUnreadCount().data ?? 0;
   const items = useMemo(() => withUnread(baseItems, unread), [unread]);
   const business = useGiftCardStore((s) => s.bizClient);
-  const [name, logoUrl] = [business?.name ?? '', business?.logoUrl];
+  const name = business?.name ?? '';
+  const logoUrl = business?.logoUrl;
   // The same object while its fields are the same, so the shell (memo) is not drawn again for nothing.
   const account = useMemo(() => ({ name, logoUrl, caption: 'Business account' }), [name, logoUrl]);
   return <DashboardShell role="business" navLabel="Business dashboard" items={items} account={account} />;

@@ -23,7 +23,9 @@ export default function UserLayout() {
   const unread = useUnreadCount().data ?? 0;
   const items = useMemo(() => withUnread(baseItems, unread), [unread]);
   const user = useGiftCardStore((s) => s.userData);
-  const [name, logoUrl, username] = [user?.name ?? '', user?.logoUrl, user?.username];
+  const name = user?.name ?? '';
+  const logoUrl = user?.logoUrl;
+  const username = user?.username;
   // The same object while its fields are the same, so the shell (memo) is not drawn again for nothing.
   const account = useMemo(
     () => ({ name, logoUrl, caption: username ? `@${username}` : undefined }),
