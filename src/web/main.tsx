@@ -25,7 +25,7 @@ await new Promise<void>((resolve) => {
 });
 
 const { bizClient, userData } = useGiftCardStore.getState();
-const screens = preloadScreens(window.location, bizClient ? 'business' : userData ? 'user' : null);
+const screens = preloadScreens(bizClient ? 'business' : userData ? 'user' : null);
 // The loading screen in index.html painted without the stylesheet; React's first screen waits for it.
 await applyDeferredStyles();
 // React draws once the address's screens are here (preloadScreens says why), over the loading screen in

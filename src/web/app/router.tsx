@@ -1,4 +1,4 @@
-import { createBrowserRouter, matchRoutes } from 'react-router';
+import { createBrowserRouter } from 'react-router';
 import { lazyPage } from './lazy-page';
 import { RouteError } from './route-error';
 import { businessRoutes } from './routes/business-routes';
@@ -27,27 +27,25 @@ export const router = createBrowserRouter([
 ]);
 
 /**
- * The screens an address opens (each route names its own in its `handle`): the query shell, a dashboard's
- * frame, the page. Fetched at start-up, together, instead of one lazy chunk after another as React renders
- * them; resolves when they are here (or failed to come). The app waits for that before it draws (main.tsx):
- * a screen whose code is here draws at once, where one that suspends shows its spinner and, once shown, React
- * holds the screen back for 300 ms more (its fallback throttle), which put the catalogue's first screen 0.3 s
- * behind its code. Over a pre-rendered page it also means the reader never sees a spinner replace the page.
- * Not another role's dashboard: its guard sends the person elsewhere, so its code would only hold them up.
+ * The screens the router's address opens (each route names its own in its `handle`): the query shell, a
+ * dashboard's frame, the page. Fetched at start-up, together, instead of one lazy chunk after another as React
+ * renders them; resolves when they are here (or failed to come). The app waits for that before it draws
+ * (main.tsx): a screen whose code is here draws at once, where one that suspends shows its spinner and, once
+ * shown, React holds the screen back for 300 ms more (its fallback throttle), which put the catalogue's first
+ * screen 0.3 s behind its code. Over a pre-rendered page it also means the reader never sees a spinner replace
+ * the page. Not another role's dashboard: its guard sends the person elsewhere, so its code would only hold
+ * them up.
  */
-export async function preloadScreens(
-  { pathname, search }: Pick<Location, 'pathname' | 'search'>,
-  role: 'business' | 'user' | null,
-): Promise<void> {
+export async function preloadScreens(role: 'business' | 'user' | null): Promise<void> {
+  // The router's own address and its matches, made when it was: matching again ranked every route a second
+  // time (about 3.5 ms of one of the start's long tasks, 14 ms with the CPU slowed four times).
+  const { location, matches } = router.state;
+  const { pathname, search } = location;
   const within = (area: string) => pathname === area || pathname.startsWith(`${area}/`);
   const own = role === 'user' ? '/user-dashboard' : role === 'business' ? '/dashboard' : null;
   if (['/user-dashboard', '/dashboard'].some((area) => area !== own && within(area))) return;
   if (role === 'user' && within('/user-dashboard')) fetchUserDataEarly(pathname, search);
-  // The router matched its own address when it was made: matching again flattened and ranked every route a
-  // second time (about 3.5 ms of one of the start's long tasks, 14 ms with the CPU slowed four times).
-  const matches =
-    router.state.location.pathname === pathname ? router.state.matches : matchRoutes(router.routes, pathname);
-  const loading = (matches ?? []).flatMap(({ route }) => {
+  const loading = matches.flatMap(({ route }) => {
     const handle = route.handle as ScreenHandle | undefined;
     return handle ? [handle.screen.preload()] : [];
   });

@@ -77,8 +77,8 @@ let leftFirstEntry = false;
  * Whether the address is still the one the document opened on (React Router keys that first history entry
  * 'default'; every navigation, a redirect included, gets a key of its own), before any navigation.
  */
-function openedOnThisPage(location: { key: string }): boolean {
-  if (location.key !== 'default') leftFirstEntry = true;
+function openedOnThisPage(entryKey: string): boolean {
+  if (entryKey !== 'default') leftFirstEntry = true;
   return !leftFirstEntry;
 }
 
@@ -93,8 +93,7 @@ export const DashboardShell = memo(DashboardShellFrame);
 function DashboardShellFrame({ role, navLabel, items, account }: DashboardShellProps) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const location = useLocation();
-  const { pathname } = location;
+  const { pathname, key } = useLocation();
   const [menuOpen, setMenuOpen] = useState(false);
   const [signingOut, setSigningOut] = useState(false);
   const menuId = useId();
@@ -107,7 +106,7 @@ function DashboardShellFrame({ role, navLabel, items, account }: DashboardShellP
   // page out in the middle of the app's start (9-19 ms with the CPU slowed four times; issue 14, the total
   // blocking time).
   useEffect(() => {
-    if (openedOnThisPage(location)) return;
+    if (openedOnThisPage(key)) return;
     window.scrollTo({ top: 0, behavior: 'instant' });
   }, [pathname]); // eslint-disable-line react-hooks/exhaustive-deps -- on a new address only
 
