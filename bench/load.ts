@@ -214,7 +214,9 @@ const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 4);
 
 /**
  * BENCH_LATENCIES=<file>: each counted operation's start (ms, the load generator's clock) and latency, one line
- * each, into <file>.<n> for the n-th closed loop, to see whether a p99 comes from stalls or from the spread.
+ * each, into <file>.<n> for the n-th closed loop, to see whether a p99 comes from stalls or from the spread;
+ * <file>.<n>.clock holds the machine's monotonic clock in ms at that clock's 0, to line the starts up with a
+ * CPU profile of the app (`BENCH_CPU_PROFILE`: its `startTime` and `timeDeltas` are that clock in µs).
  */
 let latencyRuns = 0;
 
@@ -275,7 +277,11 @@ export async function closedLoop<T>(
   );
   const elapsed = (performance.now() - started) / 1000;
   await perf;
-  if (timeline) writeFileSync(`${process.env.BENCH_LATENCIES}.${(latencyRuns += 1)}`, timeline.join('\n'));
+  if (timeline) {
+    const file = `${process.env.BENCH_LATENCIES}.${(latencyRuns += 1)}`;
+    writeFileSync(file, timeline.join('\n'));
+    writeFileSync(`${file}.clock`, String(Number(process.hrtime.bigint()) / 1e6 - performance.now()));
+  }
   latencies.sort((a, b) => a - b);
   const at = (q: number) => Math.round(latencies[Math.floor(latencies.length * q)] ?? 0);
   return {
@@ -449,18 +455,21 @@ async function statementsDuring<T>(url: string | undefined, run: () => Promise<T
  * are sampled every 10 ms from pg_stat_activity (one more connection, about 100 short reads a second), and
  * <file>.1, <file>.2, … get the counts of what each was doing: running (no wait event) or waiting, and on
  * what (`IO:WalSync` is a commit's flush, `LWLock:WALWrite` waiting for another backend's flush, `Lock:…` a
- * row or table lock), by the statement's first words; the bench's own connections are left out. Off
- * otherwise.
+ * row or table lock), by the statement's first words; the bench's own connections are left out.
+ * <file>.N.timeline has every sample, one line a backend (`idle` when none was busy), after its time in ms on
+ * BENCH_LATENCIES's clock, to see what PostgreSQL was doing while the slowest operations waited. Off otherwise.
  */
 async function waitsDuring<T>(url: string | undefined, run: () => Promise<T>): Promise<T> {
   const file = process.env.BENCH_PG_WAITS;
   if (!file || !url) return run();
   const { out, client } = await nextLoadFile(file, url);
   const counts = new Map<string, number>();
+  const timeline: string[] = [];
   let samples = 0;
   let running = true;
   const sampling = (async () => {
     while (running) {
+      const at = performance.now().toFixed(1);
       const { rows } = await client.query<{ what: string }>(
         `SELECT coalesce(wait_event_type || ':' || wait_event, 'running') || '  ' ||
                 left(regexp_replace(query, '\\s+', ' ', 'g'), 40) AS what
@@ -469,7 +478,11 @@ async function waitsDuring<T>(url: string | undefined, run: () => Promise<T>): P
         [BENCH_CLIENT],
       );
       samples += 1;
-      for (const { what } of rows) counts.set(what, (counts.get(what) ?? 0) + 1);
+      for (const { what } of rows) {
+        counts.set(what, (counts.get(what) ?? 0) + 1);
+        timeline.push(`${at} ${what}`);
+      }
+      if (rows.length === 0) timeline.push(`${at} idle`);
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
   })();
@@ -481,5 +494,6 @@ async function waitsDuring<T>(url: string | undefined, run: () => Promise<T>): P
     await client.end();
     const top = [...counts].sort((x, y) => y[1] - x[1]).map(([what, n]) => ({ n, what }));
     writeFileSync(out, JSON.stringify({ samples, busy: top }, null, 2));
+    writeFileSync(`${out}.timeline`, timeline.join('\n'));
   }
 }
