@@ -1,8 +1,7 @@
 import { useMemo } from 'react';
 import { icons } from '../../components/ui/icon';
-import { useUnreadCount } from '../../features/notifications/use-notifications-live';
 import { useGiftCardStore } from '../../lib/store';
-import { DashboardShell, withUnread, type NavItem } from './dashboard-shell';
+import { DashboardShell, useMenuWithUnread, type NavItem } from './dashboard-shell';
 
 /** A bar chart, for Sales. */
 const SALES_ICON = 'M4 20h16M7 16v-5m5 5V7m5 9v-8';
@@ -22,8 +21,7 @@ const baseItems: NavItem[] = [
 ];
 
 export default function BusinessLayout() {
-  const unread = useUnreadCount().data ?? 0;
-  const items = useMemo(() => withUnread(baseItems, unread), [unread]);
+  const items = useMenuWithUnread(baseItems);
   const business = useGiftCardStore((s) => s.bizClient);
   const name = business?.name ?? '';
   const logoUrl = business?.logoUrl;

@@ -1,11 +1,12 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { memo, useEffect, useId, useRef, useState, type CSSProperties } from 'react';
+import { memo, useEffect, useId, useMemo, useRef, useState, type CSSProperties } from 'react';
 import { NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import type { Role } from '../../../shared/accounts/schemas';
 import { Avatar } from '../../components/ui/avatar';
 import { Wordmark } from '../../components/ui/brand';
 import { Icon, icons } from '../../components/ui/icon';
 import { logOut } from '../../features/accounts/api';
+import { useUnreadCount } from '../../features/notifications/use-notifications-live';
 import { MOBILE_MENU, SIDEBAR_NARROW_PX, SIDEBAR_WIDE_PX } from '../../lib/constants';
 import { useGiftCardStore } from '../../lib/store';
 
@@ -32,9 +33,16 @@ export interface NavItem {
   unread?: number;
 }
 
-/** The menu with the unread count on its Notification(s) item (the one that leads to …/notify). */
-export function withUnread(items: NavItem[], unread: number): NavItem[] {
-  return items.map((item) => (item.to.endsWith('/notify') ? { ...item, unread } : item));
+/**
+ * The menu with the unread count on its Notification(s) item (the one that leads to …/notify): the same array
+ * while the count is the same, so the shell (a memo) is not drawn again when the count's query answers alike.
+ */
+export function useMenuWithUnread(items: NavItem[]): NavItem[] {
+  const unread = useUnreadCount().data ?? 0;
+  return useMemo(
+    () => items.map((item) => (item.to.endsWith('/notify') ? { ...item, unread } : item)),
+    [items, unread],
+  );
 }
 
 /** "Notifications, 3 unread", or just the label. */
@@ -70,17 +78,11 @@ function navLinkClass({ isActive }: { isActive: boolean }): string {
 
 const LOG_OUT = 'Log Out';
 
-/** Set once the app has shown an address other than the one the document opened on. */
-let leftFirstEntry = false;
-
 /**
- * Whether the address is still the one the document opened on (React Router keys that first history entry
- * 'default'; every navigation, a redirect included, gets a key of its own), before any navigation.
+ * Set once the app has shown an address other than the one the document opened on: React Router keys that
+ * first history entry 'default', and every navigation (a redirect included) gets a key of its own.
  */
-function openedOnThisPage(entryKey: string): boolean {
-  if (entryKey !== 'default') leftFirstEntry = true;
-  return !leftFirstEntry;
-}
+let leftFirstEntry = false;
 
 /**
  * Drawn again only when its props change (or the address, or what it reads itself): the layouts above it
@@ -106,7 +108,8 @@ function DashboardShellFrame({ role, navLabel, items, account }: DashboardShellP
   // page out in the middle of the app's start (9-19 ms with the CPU slowed four times; issue 14, the total
   // blocking time).
   useEffect(() => {
-    if (openedOnThisPage(key)) return;
+    if (key !== 'default') leftFirstEntry = true;
+    if (!leftFirstEntry) return;
     window.scrollTo({ top: 0, behavior: 'instant' });
   }, [pathname]); // eslint-disable-line react-hooks/exhaustive-deps -- on a new address only
 

@@ -1,8 +1,7 @@
 import { useMemo } from 'react';
 import { icons } from '../../components/ui/icon';
-import { useUnreadCount } from '../../features/notifications/use-notifications-live';
 import { useGiftCardStore } from '../../lib/store';
-import { DashboardShell, withUnread, type NavItem } from './dashboard-shell';
+import { DashboardShell, useMenuWithUnread, type NavItem } from './dashboard-shell';
 
 /** A page with lines of text: the Orders item (issue 13). */
 const RECEIPT_ICON =
@@ -20,8 +19,7 @@ const baseItems: NavItem[] = [
 ];
 
 export default function UserLayout() {
-  const unread = useUnreadCount().data ?? 0;
-  const items = useMemo(() => withUnread(baseItems, unread), [unread]);
+  const items = useMenuWithUnread(baseItems);
   const user = useGiftCardStore((s) => s.userData);
   const name = user?.name ?? '';
   const logoUrl = user?.logoUrl;
