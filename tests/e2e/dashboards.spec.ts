@@ -358,8 +358,8 @@ test.describe('user dashboard', () => {
     await signInToUserHome(page);
     const search = page.getByLabel('Search by business name');
     // A keystroke that lands just as the box's own search reaches the address (its history entry is written,
-    // the page not yet drawn for it), as on a busy phone. The search that keystroke schedules is held, as if
-    // the next key came within 300 ms: a box that lost the " s" would not get it back from that search.
+    // the page not yet drawn for it), as on a busy phone. The timers that keystroke sets (its own search, after
+    // the debounce) are held, as if the next key came at once: a box that lost the " s" cannot get it back.
     await page.evaluate(() => {
       const replace = history.replaceState.bind(history);
       history.replaceState = (state: unknown, unused: string, url?: string | URL | null) => {
@@ -371,7 +371,6 @@ test.describe('user dashboard', () => {
           box,
           `${box.value} s`,
         );
-        // Held: the timers set while the keystroke is handled (its search, sent after the debounce).
         const { setTimeout } = window;
         window.setTimeout = (() => setTimeout(() => {}, 0)) as unknown as typeof window.setTimeout;
         box.dispatchEvent(new Event('input', { bubbles: true }));
