@@ -97,6 +97,9 @@ export async function screenshotsAtBothWidths(
     await page.setViewportSize({ width, height: width === 375 ? 812 : 900 });
     if (settleMs) await page.waitForTimeout(settleMs);
     await expectNoSidewaysScroll(page);
+    // A whole page is drawn from its top: scrolled, the header and sidebar (fixed to the window) would be
+    // drawn where the window was, in the middle of the picture.
+    if (fullPage) await page.evaluate(() => window.scrollTo({ top: 0, behavior: 'instant' }));
     await page.screenshot({ path: path.join(dir, `${name}-${width}.png`), fullPage });
   }
   await page.setViewportSize({ width: 1280, height: 900 });
