@@ -1,7 +1,7 @@
 import { StrictMode, startTransition, useLayoutEffect, type ReactNode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
-import { preloadScreens, router } from './app/router';
+import { createAppRouter, preloadScreens } from './app/router';
 import { REHYDRATE_TIMEOUT_MS } from './lib/constants';
 import { applyDeferredStyles } from './lib/deferred-styles';
 import { useGiftCardStore, whenHydrated } from './lib/store';
@@ -15,17 +15,24 @@ await whenHydrated(REHYDRATE_TIMEOUT_MS);
 // the screens' modules in the same task made one long task of the start on a slow phone (issue 14, total
 // blocking time); as two tasks, input and paints can come between. A message, not a timer: a tab opened in
 // the background has its timers held back to once a second.
-await new Promise<void>((resolve) => {
-  const channel = new MessageChannel();
-  channel.port1.onmessage = () => {
-    channel.port1.close();
-    resolve();
-  };
-  channel.port2.postMessage(null);
-});
+function nextTask(): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => {
+      channel.port1.close();
+      resolve();
+    };
+    channel.port2.postMessage(null);
+  });
+}
+await nextTask();
+// Making the router is a task of its own too (router.tsx), then the screens' code and the early fetches are
+// asked for in the next.
+const router = createAppRouter();
+await nextTask();
 
 const { bizClient, userData } = useGiftCardStore.getState();
-const screens = preloadScreens(bizClient ? 'business' : userData ? 'user' : null);
+const screens = preloadScreens(router, bizClient ? 'business' : userData ? 'user' : null);
 // The loading screen in index.html painted without the stylesheet; React's first screen waits for it.
 await applyDeferredStyles();
 // React draws once the address's screens are here (preloadScreens says why), over the loading screen in

@@ -9,22 +9,31 @@ import { SessionSync } from './session-sync';
 
 const QueryShell = lazyPage(() => import('./query-shell'));
 
-/** Every route, composed from the lists per role in ./routes. */
-export const router = createBrowserRouter([
-  {
-    element: <SessionSync />,
-    errorElement: <RouteError />,
-    children: [
-      ...signedOutRoutes,
-      {
-        // Screens that fetch data share one TanStack Query cache, loaded with them.
-        ...screen(QueryShell),
-        children: [...everyoneRoutes, businessRoutes, userRoutes],
-      },
-      notFoundRoute,
-    ],
-  },
-]);
+/**
+ * The app's router: every route, composed from the lists per role in ./routes. Made when main.tsx asks, not as
+ * this module is evaluated: making it (turning the routes into the router's own and ranking them) was most of
+ * the entry's evaluation, the start's longest task on a slow phone (issue 14, total blocking time); main.tsx
+ * gives it a task of its own.
+ */
+export function createAppRouter() {
+  return createBrowserRouter([
+    {
+      element: <SessionSync />,
+      errorElement: <RouteError />,
+      children: [
+        ...signedOutRoutes,
+        {
+          // Screens that fetch data share one TanStack Query cache, loaded with them.
+          ...screen(QueryShell),
+          children: [...everyoneRoutes, businessRoutes, userRoutes],
+        },
+        notFoundRoute,
+      ],
+    },
+  ]);
+}
+
+export type AppRouter = ReturnType<typeof createAppRouter>;
 
 /**
  * The screens the router's address opens (each route names its own in its `handle`): the query shell, a
@@ -36,7 +45,7 @@ export const router = createBrowserRouter([
  * the page. Not another role's dashboard: its guard sends the person elsewhere, so its code would only hold
  * them up.
  */
-export async function preloadScreens(role: 'business' | 'user' | null): Promise<void> {
+export async function preloadScreens(router: AppRouter, role: 'business' | 'user' | null): Promise<void> {
   // The router's own address and its matches, made when it was: matching again ranked every route a second
   // time (about 3.5 ms of one of the start's long tasks, 14 ms with the CPU slowed four times).
   const { location, matches } = router.state;
