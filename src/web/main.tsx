@@ -11,10 +11,12 @@ import './index.css';
 // A visit to / is the pre-rendered landing page (landing.html, src/web/landing.ts; ADR 004), so everything
 // this entry serves needs the router: it comes in the entry itself rather than as one more round trip.
 await whenHydrated(REHYDRATE_TIMEOUT_MS);
-// The browser gets its turn before the screens' code runs: evaluating this entry (React, the router) and then
-// the screens' modules in the same task made one long task of the start on a slow phone (issue 14, total
-// blocking time); as two tasks, input and paints can come between. A message, not a timer: a tab opened in
-// the background has its timers held back to once a second.
+/**
+ * The browser gets its turn between the start's steps: evaluating this entry (React, the app's modules), making
+ * the router and then the screens' modules in one task made one long task of the start on a slow phone
+ * (issue 14, total blocking time); as three tasks, input and paints can come between. A message, not a timer:
+ * a tab opened in the background has its timers held back to once a second.
+ */
 function nextTask(): Promise<void> {
   return new Promise<void>((resolve) => {
     const channel = new MessageChannel();
@@ -26,8 +28,6 @@ function nextTask(): Promise<void> {
   });
 }
 await nextTask();
-// Making the router is a task of its own too (router.tsx), then the screens' code and the early fetches are
-// asked for in the next.
 const router = createAppRouter();
 await nextTask();
 

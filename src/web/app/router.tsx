@@ -12,8 +12,8 @@ const QueryShell = lazyPage(() => import('./query-shell'));
 /**
  * The app's router: every route, composed from the lists per role in ./routes. Made when main.tsx asks, not as
  * this module is evaluated: making it (turning the routes into the router's own and ranking them) was most of
- * the entry's evaluation, the start's longest task on a slow phone (issue 14, total blocking time); main.tsx
- * gives it a task of its own.
+ * the entry's evaluation, one of the start's longest tasks on a slow phone (issue 14, total blocking time);
+ * main.tsx gives it a task of its own.
  */
 export function createAppRouter() {
   return createBrowserRouter([
