@@ -1,3 +1,4 @@
+import type pg from 'pg';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { namedDatabase } from '../../../tests/fixtures/listen';
@@ -81,6 +82,51 @@ describe('Listener', () => {
     await announce('one', 'after');
     await announce('two', 'after');
     await expect.poll(() => [one.heard, two.heard]).toEqual([['after'], ['after']]);
+  });
+
+  it('sends one LISTEN for a channel however many ask at once, and one statement at a time on its connection', async () => {
+    // What the connection is sent, and how many of its statements are under way at once: node-postgres
+    // queues a second one only with a deprecation warning, and will not from pg 9.
+    const { pool } = named.database;
+    const connect = pool.connect;
+    const sent: string[] = [];
+    let underWay = 0;
+    let most = 0;
+    pool.connect = async function (this: typeof pool, ...args: unknown[]) {
+      if (args.length > 0) return (connect as (...a: unknown[]) => unknown).apply(this, args);
+      const client = await (connect as () => Promise<pg.PoolClient>).call(this);
+      const query = client.query.bind(client) as (text: string) => Promise<unknown>;
+      (client as unknown as { query: (text: string) => Promise<unknown> }).query = (text: string) => {
+        sent.push(text);
+        underWay += 1;
+        most = Math.max(most, underWay);
+        return query(text).finally(() => (underWay -= 1));
+      };
+      return client;
+    } as typeof pool.connect;
+    try {
+      const first = listener('first');
+      await first.it.start();
+      // A read that finds its listener not yet listening starts it (ChangeCounter.begin): twenty at once.
+      const busy = listener('busy');
+      const others = [listener('a'), listener('b'), listener('c')];
+      await Promise.all([
+        ...Array.from({ length: 20 }, () => busy.it.start()),
+        ...others.map((other) => other.it.start()),
+      ]);
+      expect([busy.it.listening, ...others.map((other) => other.it.listening)]).toEqual([
+        true,
+        true,
+        true,
+        true,
+      ]);
+      expect(sent.filter((text) => text === `LISTEN ${channel('busy')}`)).toHaveLength(1);
+      expect(most).toBe(1);
+      await announce('busy', 'heard');
+      await expect.poll(() => busy.heard).toEqual(['heard']);
+    } finally {
+      pool.connect = connect;
+    }
   });
 
   it('lets the connection go with its last listener', async () => {

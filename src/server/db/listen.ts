@@ -29,6 +29,13 @@ class SharedConnection {
   private readonly listeners = new Set<Listener>();
   /** The channels LISTENed on `client`. */
   private readonly channels = new Set<string>();
+  /** The LISTENs sent on `client` and not yet answered, by channel: whoever asks meanwhile waits for it. */
+  private readonly listensSent = new Map<string, Promise<void>>();
+  /**
+   * Each connection's last statement: the next is sent once it is answered. node-postgres queues statements
+   * sent to a busy connection only with a deprecation warning, and will not from pg 9.
+   */
+  private readonly lastSent = new WeakMap<pg.PoolClient, Promise<unknown>>();
 
   constructor(private readonly pool: pg.Pool) {}
 
@@ -54,8 +61,10 @@ class SharedConnection {
       return;
     }
     if (client && !this.wanted().has(listener.channel)) {
+      // A LISTEN still on its way is superseded: one asked for after this goes after the UNLISTEN.
       this.channels.delete(listener.channel);
-      client.query(`UNLISTEN ${listener.channel}`).catch(() => undefined);
+      this.listensSent.delete(listener.channel);
+      this.send(client, `UNLISTEN ${listener.channel}`).catch(() => undefined);
     }
   }
 
@@ -63,15 +72,37 @@ class SharedConnection {
     return new Set([...this.listeners].map((l) => l.channel));
   }
 
-  private async listenTo(client: pg.PoolClient, channel: string): Promise<void> {
-    if (this.channels.has(channel)) return;
-    try {
-      await client.query(`LISTEN ${channel}`);
-    } catch (error) {
-      this.lost(client, error as Error);
-      return;
-    }
-    if (this.client === client) this.channels.add(channel);
+  /** Sends `text` on `client` once its statements before have been answered. */
+  private send(client: pg.PoolClient, text: string): Promise<unknown> {
+    const sent = (this.lastSent.get(client) ?? Promise.resolve()).then(() => client.query(text));
+    this.lastSent.set(
+      client,
+      sent.catch(() => undefined),
+    );
+    return sent;
+  }
+
+  /**
+   * LISTENs on `channel`, once: every read that finds its cache not yet listening starts its listener
+   * (ChangeCounter.begin), so many ask for the same channel at once.
+   */
+  private listenTo(client: pg.PoolClient, channel: string): Promise<void> {
+    if (this.channels.has(channel)) return Promise.resolve();
+    const pending = this.listensSent.get(channel);
+    if (pending) return pending;
+    const listened: Promise<void> = this.send(client, `LISTEN ${channel}`).then(
+      () => {
+        if (this.listensSent.get(channel) !== listened) return;
+        this.listensSent.delete(channel);
+        if (this.client === client) this.channels.add(channel);
+      },
+      (error: Error) => {
+        if (this.listensSent.get(channel) === listened) this.listensSent.delete(channel);
+        this.lost(client, error);
+      },
+    );
+    this.listensSent.set(channel, listened);
+    return listened;
   }
 
   /** Connects, or joins the attempt under way. */
@@ -101,7 +132,7 @@ class SharedConnection {
     client.on('end', () => this.lost(client, new Error('the LISTEN connection ended')));
     const channels = this.wanted();
     try {
-      for (const channel of channels) await client.query(`LISTEN ${channel}`);
+      for (const channel of channels) await this.send(client, `LISTEN ${channel}`);
     } catch (error) {
       this.drop(client, error as Error);
       this.failed(error as Error);
@@ -120,8 +151,6 @@ class SharedConnection {
   /** The connection in use errored or ended: every listener hears it, and it is opened again later. */
   private lost(client: pg.PoolClient, error: Error): void {
     if (client !== this.client) return;
-    this.client = undefined;
-    this.channels.clear();
     this.drop(client, error);
     this.anyLog()?.warn({ err: error, channels: [...this.wanted()] }, 'LISTEN connection lost; reconnecting');
     for (const listener of this.listeners) listener.down();
@@ -138,6 +167,7 @@ class SharedConnection {
     if (client === this.client) {
       this.client = undefined;
       this.channels.clear();
+      this.listensSent.clear();
     }
     client.removeAllListeners('notification');
     try {
