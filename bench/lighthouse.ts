@@ -26,7 +26,7 @@ const DEVTOOLS_PORT = 3382;
  */
 const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 0) || 3;
 /** LIGHTHOUSE_PAGES=catalogue (or landing) audits that page alone; such figures are not recorded either. */
-const PAGES = process.env.LIGHTHOUSE_PAGES ?? 'landing,catalogue';
+const PAGES = (process.env.LIGHTHOUSE_PAGES ?? 'landing,catalogue').split(',');
 const CARDS = 24;
 /** LIGHTHOUSE_REPORTS=<dir> keeps each run's full report (JSON) there, to see where the time goes. */
 const REPORTS = process.env.LIGHTHOUSE_REPORTS ? path.resolve(process.env.LIGHTHOUSE_REPORTS) : undefined;
@@ -187,6 +187,10 @@ async function audit(url: string, signedIn?: SignedIn): Promise<Audited> {
 }
 
 export async function benchLighthouse(): Promise<Record<string, string>> {
+  const unknownPage = PAGES.find((page) => page !== 'landing' && page !== 'catalogue');
+  if (unknownPage !== undefined) {
+    throw new Error(`LIGHTHOUSE_PAGES: "${unknownPage}" is not a page the bench audits (landing, catalogue)`);
+  }
   const dataDir = path.resolve('data/bench-lighthouse');
   rmSync(dataDir, { recursive: true, force: true });
   const embedded = process.env.DATABASE_URL
