@@ -4,7 +4,15 @@ import path from 'node:path';
 import pg from 'pg';
 import { connectDatabase, runMigrations, type Database } from '../src/server/db/client';
 import { startEmbeddedPostgres } from '../src/server/db/embedded';
-import { load, startApp, startProcess, stopProcess, waitForUrl, type LoadResult } from './load';
+import {
+  load,
+  startApp,
+  startProcess,
+  stopProcess,
+  throwawayDatabase,
+  waitForUrl,
+  type LoadResult,
+} from './load';
 import { cpuDuring, middle, peakRssDuring, recordPath, recordResult } from './results';
 
 /**
@@ -46,21 +54,17 @@ async function topUp(pool: pg.Pool, from: number, to: number): Promise<void> {
   await pool.query('VACUUM ANALYZE gift_cards');
 }
 
-/** The same server with another database name (the URL's query, a socket folder, kept). */
-function withDatabase(url: string, name: string): string {
-  const next = new URL(url);
-  next.pathname = `/${name}`;
-  return next.toString();
-}
-
 /** One catalogue: its database and its app. */
 interface Catalogue {
   database: Database;
   app: ReturnType<typeof startApp>;
   appUrl: string;
+  /** The database's name, and a connection that reads its statistics. */
+  name: string;
+  admin: pg.Pool;
 }
 
-async function openCatalogue(url: string, port: number, dataDir: string): Promise<Catalogue> {
+async function openCatalogue(url: string, port: number, dataDir: string, admin: pg.Pool): Promise<Catalogue> {
   const database = connectDatabase(url, { max: 2 });
   await runMigrations(database.db);
   await addBusinesses(database.pool);
@@ -68,6 +72,8 @@ async function openCatalogue(url: string, port: number, dataDir: string): Promis
     database,
     app: startApp(port, url, dataDir),
     appUrl: `http://127.0.0.1:${port}/api/v1/gift-cards`,
+    name: new URL(url).pathname.slice(1),
+    admin,
   };
 }
 
@@ -95,6 +101,42 @@ async function startBare(appUrl: string): Promise<{ bare: ReturnType<typeof star
     throw error;
   }
   return { bare, sizes: `${Buffer.byteLength(body)} / ${Buffer.byteLength(searchBody)}` };
+}
+
+/**
+ * The transactions `database` committed or rolled back during `during`, from `pg_stat_database`: an app that
+ * answers the catalogue from memory runs a few a second (its workers), one that reads PostgreSQL for every
+ * request at least one a request. A backend reports its counts at most once a second, so a load's figure is
+ * off by up to a second's worth at each end. Issue 14: the thirty-seventh session's third run read 0.71 for
+ * the growth, with the large app spending 50 µs of CPU a request against 20, as if it answered every request
+ * from PostgreSQL; nothing in the table could say whether it did.
+ */
+async function transactionsDuring<T>(
+  admin: pg.Pool,
+  database: string,
+  during: () => Promise<T>,
+): Promise<{ result: T; transactions: number }> {
+  const count = async () =>
+    Number(
+      (
+        await admin.query<{ n: string }>(
+          'SELECT xact_commit + xact_rollback AS n FROM pg_stat_database WHERE datname = $1',
+          [database],
+        )
+      ).rows[0]?.n ?? 0,
+    );
+  const before = await count();
+  const result = await during();
+  return { result, transactions: (await count()) - before };
+}
+
+function transactionsPerRequest(transactions: number, run: LoadResult, seconds: number): number {
+  return transactions / Math.max(1, run.requestsPerSecond * seconds);
+}
+
+/** Transactions a request, in words that say where the answers came from. */
+function whereFrom(perRequest: number): string {
+  return `${perRequest.toFixed(3)} (${perRequest < 0.05 ? 'from memory' : 'from PostgreSQL'})`;
 }
 
 /** The run with the median rate (of an odd number of runs). */
@@ -130,11 +172,17 @@ async function measureSize(
   const label = `${size.toLocaleString('en')} cards`;
   const withSearch = size === 100_000;
   await load(catalogue.appUrl, { seconds: 2 }); // warm up (and the cache has heard of the top-up by now)
-  const { result: first, rssMb } = await peakRssDuring(catalogue.app, () =>
-    load(catalogue.appUrl, { seconds: SECONDS }),
+  const {
+    result: { result: first, transactions },
+    rssMb,
+  } = await peakRssDuring(catalogue.app, () =>
+    transactionsDuring(catalogue.admin, catalogue.name, () => load(catalogue.appUrl, { seconds: SECONDS })),
   );
   results[`first page, ${label}: requests/s`] = String(first.requestsPerSecond);
   results[`first page, ${label}: p99`] = `${first.p99Ms} ms`;
+  results[`first page, ${label}: database transactions a request`] = whereFrom(
+    transactionsPerRequest(transactions, first, SECONDS),
+  );
   results[`app RSS peak, ${label}`] = `${rssMb} MiB`;
   results[`first page, ${label}: errors / non-2xx`] = `${first.errors} / ${first.non2xx}`;
   const { bare, sizes } = await startBare(catalogue.appUrl);
@@ -220,16 +268,24 @@ async function growthRounds(
   await load(small.appUrl, { seconds: 2 });
   const pairs: { large: LoadResult; small: LoadResult }[] = [];
   const cpu: { large: number[]; small: number[] } = { large: [], small: [] };
+  const transactions: { large: number[]; small: number[] } = { large: [], small: [] };
   // Each load with its app's CPU a request (µs): a ratio below 1 from a dearer request shows there, one from
   // the machine does not.
   const measured = async (which: 'large' | 'small') => {
     const catalogue = which === 'large' ? large : small;
-    const { result, cpu: share } = await cpuDuring(
+    const {
+      result: { result, transactions: n },
+      cpu: share,
+    } = await cpuDuring(
       catalogue.app,
-      () => load(catalogue.appUrl, { seconds: GROWTH_PART }),
-      (run) => run.requestsPerSecond * GROWTH_PART,
+      () =>
+        transactionsDuring(catalogue.admin, catalogue.name, () =>
+          load(catalogue.appUrl, { seconds: GROWTH_PART }),
+        ),
+      ({ result: run }) => run.requestsPerSecond * GROWTH_PART,
     );
     cpu[which].push(share.appMs * 1000);
+    transactions[which].push(transactionsPerRequest(n, result, GROWTH_PART));
     return result;
   };
   for (let round = 0; round < GROWTH_ROUNDS; round += 1) {
@@ -249,6 +305,11 @@ async function growthRounds(
   results['first page with 1,000,000 ÷ with 1,000 cards (median round)'] = String(growth);
   results['first page, app CPU a request, 1,000,000 and 1,000 cards (median round)'] =
     `${middle(cpu.large).toFixed(0)} and ${middle(cpu.small).toFixed(0)} µs`;
+  results['first page, database transactions a request, 1,000,000 and 1,000 cards (median round)'] =
+    `${whereFrom(middle(transactions.large))} and ${whereFrom(middle(transactions.small))}`;
+  results['first page, database transactions a request, 1,000,000 cards, rounds'] = transactions.large
+    .map((each) => each.toFixed(3))
+    .join(', ');
   // catalogueUnanchored: a field of the growth read minutes apart (bench/results.json of an older run).
   recordResult('growth', { catalogue: growth, catalogueUnanchored: undefined });
 }
@@ -259,18 +320,20 @@ export async function benchCatalogue(): Promise<Record<string, string>> {
   const embedded = process.env.DATABASE_URL
     ? undefined
     : await startEmbeddedPostgres({ dataDir, database: 'bench' });
-  const url = process.env.DATABASE_URL ?? embedded!.url;
-  const smallName = `${new URL(url).pathname.slice(1)}_small`;
-  const smallUrl = withDatabase(url, smallName);
-  const admin = new pg.Pool({ connectionString: url, max: 1 });
+  // On DATABASE_URL's server too, two databases of the bench's own, never the URL's.
+  const server = process.env.DATABASE_URL ?? embedded!.url;
+  const admin = new pg.Pool({ connectionString: server, max: 1 });
+  const made: Awaited<ReturnType<typeof throwawayDatabase>>[] = [];
   const opened: Catalogue[] = [];
   const results: Record<string, string> = {};
   try {
-    await admin.query(`DROP DATABASE IF EXISTS "${smallName}"`);
-    await admin.query(`CREATE DATABASE "${smallName}"`);
-    const large = await openCatalogue(url, APP_PORT, dataDir);
+    for (const name of ['giftmart_bench_catalogue', 'giftmart_bench_catalogue_small']) {
+      made.push(await throwawayDatabase(server, name));
+    }
+    const [url, smallUrl] = made.map((database) => database.url) as [string, string];
+    const large = await openCatalogue(url, APP_PORT, dataDir, admin);
     opened.push(large);
-    const small = await openCatalogue(smallUrl, SMALL_APP_PORT, path.join(dataDir, 'small'));
+    const small = await openCatalogue(smallUrl, SMALL_APP_PORT, path.join(dataDir, 'small'), admin);
     opened.push(small);
     await topUp(small.database.pool, 0, SMALL);
     await waitForUrl(large.appUrl);
@@ -292,9 +355,9 @@ export async function benchCatalogue(): Promise<Record<string, string>> {
       await stopProcess(catalogue.app);
       await catalogue.database.close();
     }
-    // Gone with the embedded server's folder; on DATABASE_URL's server, dropped here.
-    await admin.query(`DROP DATABASE IF EXISTS "${smallName}"`).catch(() => {});
     await admin.end();
+    // Gone with the embedded server's folder anyway; on DATABASE_URL's server, dropped here.
+    for (const database of made) await database.drop().catch(() => {});
     await embedded?.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }

@@ -9,7 +9,7 @@ import { connectDatabase, runMigrations } from '../src/server/db/client';
 import { startEmbeddedPostgres } from '../src/server/db/embedded';
 import { PERSIST_KEY, PERSIST_VERSION } from '../src/web/lib/constants';
 import { CHROMIUM_ARGS, testBrowser } from '../tests/fixtures/browser';
-import { startApp, stopProcess, waitForUrl } from './load';
+import { startApp, stopProcess, throwawayDatabase, waitForUrl } from './load';
 import { middle, recordResult } from './results';
 
 /**
@@ -196,7 +196,12 @@ export async function benchLighthouse(): Promise<Record<string, string>> {
   const embedded = process.env.DATABASE_URL
     ? undefined
     : await startEmbeddedPostgres({ dataDir, database: 'bench' });
-  const url = process.env.DATABASE_URL ?? embedded!.url;
+  // On DATABASE_URL's server, a database of the bench's own, never the URL's.
+  const made = await throwawayDatabase(
+    process.env.DATABASE_URL ?? embedded!.url,
+    'giftmart_bench_lighthouse',
+  );
+  const url = made.url;
   const database = connectDatabase(url, { max: 2 });
   await runMigrations(database.db);
   await database.close();
@@ -226,6 +231,7 @@ export async function benchLighthouse(): Promise<Record<string, string>> {
     };
   } finally {
     await stopProcess(app);
+    await made.drop().catch(() => {});
     await embedded?.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }

@@ -53,7 +53,8 @@ function serverNodeFlags(): string[] {
 export function startProcess(command: string, args: string[], env: Record<string, string>): ChildProcess {
   const profile = process.env.BENCH_CPU_PROFILE;
   const server = command === 'node' && /(^|\/)server\.js$/.test(args.at(-1) ?? '');
-  // BENCH_SERVER_FLAGS='--trace-gc …': more Node flags for the server; BENCH_SERVER_OUT=<file>: its stdout there.
+  // BENCH_SERVER_FLAGS='--trace-gc …': more Node flags for the server; BENCH_SERVER_OUT=<file>: its stdout there,
+  // `{port}` in the name replaced by the server's port (the catalogue bench runs two apps at once).
   const extra = process.env.BENCH_SERVER_FLAGS?.split(/\s+/).filter(Boolean) ?? [];
   const flagged = server ? [...SERVER_NODE_FLAGS, ...extra, ...args] : args;
   const profiled = profile && server ? ['--cpu-prof', `--cpu-prof-dir=${profile}`, ...flagged] : flagged;
@@ -64,7 +65,9 @@ export function startProcess(command: string, args: string[], env: Record<string
     env: { ...process.env, ...env, ...timed },
     stdio: [
       'ignore',
-      server && process.env.BENCH_SERVER_OUT ? openSync(process.env.BENCH_SERVER_OUT, 'w') : 'ignore',
+      server && process.env.BENCH_SERVER_OUT
+        ? openSync(process.env.BENCH_SERVER_OUT.replaceAll('{port}', env.PORT ?? ''), 'w')
+        : 'ignore',
       'inherit',
     ],
   });
@@ -363,6 +366,41 @@ export function startApp(
     DATA_DIR: dataDir,
     ...env,
   });
+}
+
+/**
+ * A database of the benchmark's own on `serverUrl`'s server, made empty (dropped first if a run before left
+ * it), and a `drop` for the end. With DATABASE_URL set, the catalogue and Lighthouse benches ran in that URL's
+ * own database: a million bench cards and a thousand bench businesses left in it (maybe the product's), and a
+ * second run failed on the business names the first had left.
+ */
+export async function throwawayDatabase(
+  serverUrl: string,
+  name: string,
+): Promise<{ url: string; drop(): Promise<void> }> {
+  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`not a database name: ${name}`);
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  try {
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const client = new pg.Client({ connectionString: serverUrl });
+      await client.connect();
+      try {
+        await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      } finally {
+        await client.end();
+      }
+    },
+  };
 }
 
 /** The money benches' embedded PostgreSQL, in `dataDir`, its database `bench` (with BENCH_PG_STATEMENTS's module). */
