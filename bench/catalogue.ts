@@ -4,15 +4,8 @@ import path from 'node:path';
 import pg from 'pg';
 import { connectDatabase, runMigrations, type Database } from '../src/server/db/client';
 import { startEmbeddedPostgres } from '../src/server/db/embedded';
-import {
-  load,
-  startApp,
-  startProcess,
-  stopProcess,
-  throwawayDatabase,
-  waitForUrl,
-  type LoadResult,
-} from './load';
+import { load, startApp, startProcess, stopProcess, waitForUrl, type LoadResult } from './load';
+import { throwawayDatabase, type ThrowawayDatabase } from '../tests/fixtures/databases';
 import { cpuDuring, middle, peakRssDuring, recordPath, recordResult } from './results';
 
 /**
@@ -323,7 +316,7 @@ export async function benchCatalogue(): Promise<Record<string, string>> {
   // On DATABASE_URL's server too, two databases of the bench's own, never the URL's.
   const server = process.env.DATABASE_URL ?? embedded!.url;
   const admin = new pg.Pool({ connectionString: server, max: 1 });
-  const made: Awaited<ReturnType<typeof throwawayDatabase>>[] = [];
+  const made: ThrowawayDatabase[] = [];
   const opened: Catalogue[] = [];
   const results: Record<string, string> = {};
   try {

@@ -9,7 +9,8 @@ import { connectDatabase, runMigrations } from '../src/server/db/client';
 import { startEmbeddedPostgres } from '../src/server/db/embedded';
 import { PERSIST_KEY, PERSIST_VERSION } from '../src/web/lib/constants';
 import { CHROMIUM_ARGS, testBrowser } from '../tests/fixtures/browser';
-import { startApp, stopProcess, throwawayDatabase, waitForUrl } from './load';
+import { throwawayDatabase } from '../tests/fixtures/databases';
+import { startApp, stopProcess, waitForUrl } from './load';
 import { middle, recordResult } from './results';
 
 /**

@@ -368,41 +368,6 @@ export function startApp(
   });
 }
 
-/**
- * A database of the benchmark's own on `serverUrl`'s server, made empty (dropped first if a run before left
- * it), and a `drop` for the end. With DATABASE_URL set, the catalogue and Lighthouse benches ran in that URL's
- * own database: a million bench cards and a thousand bench businesses left in it (maybe the product's), and a
- * second run failed on the business names the first had left.
- */
-export async function throwawayDatabase(
-  serverUrl: string,
-  name: string,
-): Promise<{ url: string; drop(): Promise<void> }> {
-  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`not a database name: ${name}`);
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  try {
-    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await admin.query(`CREATE DATABASE ${name}`);
-  } finally {
-    await admin.end();
-  }
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const client = new pg.Client({ connectionString: serverUrl });
-      await client.connect();
-      try {
-        await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      } finally {
-        await client.end();
-      }
-    },
-  };
-}
-
 /** The money benches' embedded PostgreSQL, in `dataDir`, its database `bench` (with BENCH_PG_STATEMENTS's module). */
 export function startBenchDatabase(dataDir: string): Promise<EmbeddedDatabase> {
   const settings: Record<string, string> = process.env.BENCH_PG_STATEMENTS

@@ -10,6 +10,7 @@ import { loadConfig, type Config } from '../src/server/env';
 import { sandboxSecret } from '../src/server/modules/orders/payments/payments';
 import { signSandbox } from '../src/server/modules/orders/payments/sandbox.provider';
 import type { Order } from '../src/shared/orders/schemas';
+import { throwawayDatabase, type ThrowawayDatabase } from './fixtures/databases';
 import { businessInput, DEFAULT_PASSWORD, userInput } from './fixtures/factories';
 import { heldCard, sentGift } from './fixtures/gifts';
 import { serverProcesses, sleep } from './fixtures/server-process';
@@ -32,31 +33,8 @@ const secrets = {
 };
 
 /** A fresh database on the test PostgreSQL; `drop()` removes it (and ends whatever still uses it). */
-async function freshDatabase(prefix: string): Promise<{ name: string; url: string; drop(): Promise<void> }> {
-  const base = inject('databaseUrl');
-  const name = `${prefix}_${process.pid}_${randomInt(1e9)}`;
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  try {
-    await admin.query(`CREATE DATABASE ${name}`);
-  } finally {
-    await admin.end();
-  }
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  return {
-    name,
-    url: url.toString(),
-    async drop() {
-      const client = new pg.Client({ connectionString: base });
-      await client.connect();
-      try {
-        await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      } finally {
-        await client.end();
-      }
-    },
-  };
+function freshDatabase(prefix: string): Promise<ThrowawayDatabase> {
+  return throwawayDatabase(inject('databaseUrl'), `${prefix}_${process.pid}_${randomInt(1e9)}`);
 }
 
 describe('two instances starting at once on an empty database', () => {
