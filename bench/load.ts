@@ -368,7 +368,10 @@ export function startApp(
   });
 }
 
-/** The money benches' embedded PostgreSQL, in `dataDir`, its database `bench` (with BENCH_PG_STATEMENTS's module). */
+/**
+ * The money benches' embedded PostgreSQL, in `dataDir`, its database `bench` (with BENCH_PG_STATEMENTS's
+ * module). BENCH_PG_SETTINGS='name=value,…' adds settings of its own, to try one (`autovacuum=off`).
+ */
 export function startBenchDatabase(dataDir: string): Promise<EmbeddedDatabase> {
   const settings: Record<string, string> = process.env.BENCH_PG_STATEMENTS
     ? {
@@ -378,6 +381,10 @@ export function startBenchDatabase(dataDir: string): Promise<EmbeddedDatabase> {
         track_functions: 'pl',
       }
     : {};
+  for (const setting of process.env.BENCH_PG_SETTINGS?.split(',').filter(Boolean) ?? []) {
+    const [name, ...value] = setting.split('=');
+    settings[name!.trim()] = value.join('=').trim();
+  }
   return startEmbeddedPostgres({ dataDir, database: 'bench', settings });
 }
 
