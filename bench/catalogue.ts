@@ -350,7 +350,7 @@ export async function benchCatalogue(): Promise<Record<string, string>> {
       if (size === LARGE && SIZES.includes(SMALL)) {
         // Both apps started again and warmed alike before the rounds in turns, so that the two differ in their
         // data only: an app's request got dearer with its own past (more so the large app's, which had served
-        // every load at 100,000 and 1,000,000 cards), and that read as a growth of 0.83–0.85 where the same two
+        // the loads at the larger sizes), and that read as a growth of 0.83–0.85 where the same two
         // databases gave 0.95–1.05 to apps started again. BENCH_CATALOGUE_RESTART=0 keeps the apps as they are.
         if (process.env.BENCH_CATALOGUE_RESTART !== '0') {
           await restartApp(large, url, APP_PORT, dataDir);
