@@ -6,7 +6,12 @@ import { REHYDRATE_TIMEOUT_MS } from './lib/constants';
 import { applyDeferredStyles } from './lib/deferred-styles';
 import { useGiftCardStore, whenHydrated } from './lib/store';
 import { restoreTypedFields, watchTypedFields, type TypedFieldsWatch } from './lib/typed-fields';
+import { carryPressAcrossDraw } from './lib/carried-press';
 import './index.css';
+
+const root = document.getElementById('root')!;
+// From the first moment this code runs: a link pressed on a pre-rendered page may be released on the app's.
+const pressWatch = root.dataset.prerendered ? carryPressAcrossDraw(root) : null;
 
 // A visit to / is the pre-rendered landing page (landing.html, src/web/landing.ts; ADR 004), so everything
 // this entry serves needs the router: it comes in the entry itself rather than as one more round trip.
@@ -42,16 +47,17 @@ await applyDeferredStyles();
 // time-out's error. A pre-rendered page is kept until its code is here (or failed to come): a spinner in its
 // place would throw away what was typed into it.
 const FIRST_SCREEN_WAIT_MS = 3000;
-const root = document.getElementById('root')!;
 
 /**
  * At the end of the commit that puts the app's first page in place of a pre-rendered one (its layout effects
  * run after the page's own, before the browser paints): what was typed into the pre-rendered page goes into
- * the app's, within the same task, so no keystroke can fall between the two.
+ * the app's, within the same task, so no keystroke can fall between the two; a link pressed there and not yet
+ * released is carried over too (carried-press.ts).
  */
 function CarryTyped({ watch, children }: { watch: TypedFieldsWatch; children: ReactNode }) {
   useLayoutEffect(() => {
     restoreTypedFields(root, watch.stop());
+    pressWatch?.stop();
     // The page is the app's now, no longer the one the build drew (what the browser tests wait for).
     delete root.dataset.prerendered;
   }, [watch]);
