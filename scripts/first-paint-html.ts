@@ -39,6 +39,11 @@ export type ScreenFiles = readonly { pattern: string; files: readonly string[] }
  * tab that is not visible (which paints nothing until shown); and after three seconds whatever happened. Inline
  * (the server's CSP allows it by its hash, src/server/plugins/web.ts): a file of its own would cost one more
  * round trip before the code.
+ *
+ * From the first moment, it also notes a plain press on a link of the page that is still held, which the app's
+ * code takes over (`giftmartHeldPress`, src/web/lib/carried-press.ts): on a pre-rendered page, a link pressed
+ * before that code runs and released after the app drew its own page over the build's copy would otherwise
+ * make no click.
  */
 export function afterFirstPaintLoader(
   entry: string,
@@ -64,6 +69,23 @@ export function afterFirstPaintLoader(
         });
         add('script', { type: 'module', src: code.entry });
       }
+      var held = null;
+      function pressed(event) {
+        var link = event.target instanceof Element ? event.target.closest('a[href]') : null;
+        var root = document.getElementById('root');
+        var plain = event.button === 0 && !event.ctrlKey && !event.metaKey && !event.shiftKey && !event.altKey;
+        held = link && root && root.contains(link) && plain ? link : null;
+      }
+      function released() {
+        held = null;
+      }
+      document.addEventListener('pointerdown', pressed, true);
+      document.addEventListener('pointerup', released, true);
+      window.giftmartHeldPress = function () {
+        document.removeEventListener('pointerdown', pressed, true);
+        document.removeEventListener('pointerup', released, true);
+        return held;
+      };
       var Observer = window.PerformanceObserver;
       var types = (Observer && Observer.supportedEntryTypes) || [];
       if (document.visibilityState !== 'visible' || types.indexOf('paint') < 0) {

@@ -22,9 +22,20 @@ interface Page {
   pathname?: string;
 }
 
+/** A stand-in element: a link or not, inside the page's root or not. */
+class Element {
+  constructor(
+    readonly isLink: boolean,
+    readonly inRoot = true,
+  ) {}
+  closest(selector: string) {
+    return selector === 'a[href]' && this.isLink ? this : null;
+  }
+}
+
 function load(page: Page = {}) {
   const added: Record<string, unknown>[] = [];
-  const listeners = new Map<string, () => void>();
+  const listeners = new Map<string, (event?: unknown) => void>();
   const timers: { run: () => void; ms: number }[] = [];
   let report: ((names: string[]) => void) | undefined;
   let disconnected = false;
@@ -48,13 +59,20 @@ function load(page: Page = {}) {
     head: { appendChild: (element: Record<string, unknown>) => added.push(element) },
     createElement: (tag: string) => ({ tag }),
     addEventListener: (type: string, listener: () => void) => listeners.set(type, listener),
+    removeEventListener: (type: string, listener: () => void) => {
+      if (listeners.get(type) === listener) listeners.delete(type);
+    },
+    getElementById: (id: string) =>
+      id === 'root' ? { contains: (element: Element) => element.inRoot } : null,
   };
-  const window = page.paintTiming === false ? {} : { PerformanceObserver };
-  new Function('window', 'document', 'location', 'setTimeout', LOADER)(
+  const window: { PerformanceObserver?: unknown; giftmartHeldPress?: () => unknown } =
+    page.paintTiming === false ? {} : { PerformanceObserver };
+  new Function('window', 'document', 'location', 'setTimeout', 'Element', LOADER)(
     window,
     document,
     { pathname: page.pathname ?? '/user-dashboard' },
     (run: () => void, ms: number) => timers.push({ run, ms }),
+    Element,
   );
   const tags = () =>
     added.map((element) =>
@@ -62,9 +80,14 @@ function load(page: Page = {}) {
         ? `script ${String(element.type)} ${String(element.src)} ${String(element.crossOrigin)}`
         : `${String(element.rel)} ${String(element.href)} ${String(element.crossOrigin)}`,
     );
+  const press = (target: unknown, keys: Record<string, unknown> = {}) =>
+    listeners.get('pointerdown')!({ target, button: 0, ...keys });
   return {
     tags,
     listeners,
+    press,
+    release: () => listeners.get('pointerup')!({}),
+    heldPress: () => window.giftmartHeldPress!(),
     timers,
     paint: (...names: string[]) => report!(names),
     disconnected: () => disconnected,
@@ -132,5 +155,42 @@ describe("index.html's loader asks for the app's code after the first paint (ADR
   it('cannot be closed early by an address in its data', () => {
     const loader = afterFirstPaintLoader('/assets/</script><script>alert(1)//.js', [], []);
     expect(loader).not.toContain('</script>');
+  });
+});
+
+describe("index.html's loader notes a press on a link held while the app's code comes", () => {
+  it('hands the app the link still pressed, and then stops watching', () => {
+    const page = load();
+    const link = new Element(true);
+    page.press(link);
+    expect(page.heldPress()).toBe(link);
+    expect(page.listeners.has('pointerdown')).toBe(false);
+    expect(page.listeners.has('pointerup')).toBe(false);
+  });
+
+  it('forgets a press once released, and one on no link of the page', () => {
+    const page = load();
+    page.press(new Element(true));
+    page.release();
+    expect(page.heldPress()).toBeNull();
+    for (const target of [new Element(false), new Element(true, false), {}]) {
+      const again = load();
+      again.press(target);
+      expect(again.heldPress()).toBeNull();
+    }
+  });
+
+  it('leaves a press with a key held, or another button, to the browser', () => {
+    for (const keys of [
+      { ctrlKey: true },
+      { metaKey: true },
+      { shiftKey: true },
+      { altKey: true },
+      { button: 1 },
+    ]) {
+      const page = load();
+      page.press(new Element(true), keys);
+      expect(page.heldPress()).toBeNull();
+    }
   });
 });

@@ -6,12 +6,14 @@ import { REHYDRATE_TIMEOUT_MS } from './lib/constants';
 import { applyDeferredStyles } from './lib/deferred-styles';
 import { useGiftCardStore, whenHydrated } from './lib/store';
 import { restoreTypedFields, watchTypedFields, type TypedFieldsWatch } from './lib/typed-fields';
-import { carryPressAcrossDraw } from './lib/carried-press';
+import { carryPressAcrossDraw, takeEarlyPress } from './lib/carried-press';
 import './index.css';
 
 const root = document.getElementById('root')!;
-// From the first moment this code runs: a link pressed on a pre-rendered page may be released on the app's.
-const pressWatch = root.dataset.prerendered ? carryPressAcrossDraw(root) : null;
+// A link pressed on a pre-rendered page may be released on the app's: from the first moment this code runs,
+// and from before it (the loader's note of a press still held).
+const earlyPress = takeEarlyPress();
+const pressWatch = root.dataset.prerendered ? carryPressAcrossDraw(root, earlyPress) : null;
 
 // A visit to / is the pre-rendered landing page (landing.html, src/web/landing.ts; ADR 004), so everything
 // this entry serves needs the router: it comes in the entry itself rather than as one more round trip.

@@ -244,6 +244,32 @@ test.describe('select account and the other public screens', () => {
     await expect(page).toHaveURL(/\/login$/);
   });
 
+  test("a link pressed before the app's code runs and released on the app's page still goes there", async ({
+    page,
+  }) => {
+    // The same press, begun earlier: the app's own code is held back until the link is pressed, so only the
+    // pre-rendered page and its loader are there. The loader notes the press and the app takes it over.
+    let release = () => {};
+    const held = new Promise<void>((done) => (release = done));
+    let asked = () => {};
+    const codeAsked = new Promise<void>((done) => (asked = done));
+    await page.route(/\/assets\/index-.*\.js$/, async (route) => {
+      asked();
+      await held;
+      await route.continue();
+    });
+    await page.goto('/select-account');
+    await codeAsked;
+    await expect(page.locator('#root[data-prerendered]')).toHaveCount(1);
+    const box = (await page.getByRole('link', { name: /Login as a User/ }).boundingBox())!;
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.down();
+    release();
+    await appDrawn(page);
+    await page.mouse.up();
+    await expect(page).toHaveURL(/\/login$/);
+  });
+
   test('a screen whose code fails to load shows a message and a reload button, not a blank page', async ({
     page,
   }) => {

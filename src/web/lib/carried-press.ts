@@ -18,8 +18,23 @@ const linkAt = (target: EventTarget | null) =>
 const isPlain = (event: PointerEvent) =>
   event.button === 0 && !event.ctrlKey && !event.metaKey && !event.shiftKey && !event.altKey;
 
-export function carryPressAcrossDraw(root: HTMLElement): PressWatch {
-  let pressed: HTMLAnchorElement | null = null;
+/**
+ * The link of a plain press that began before this code ran and is still held, as index.html's loader noted it
+ * (scripts/first-paint-html.ts); the loader stops watching. Null without the loader (the dev server's page).
+ */
+export function takeEarlyPress(): HTMLAnchorElement | null {
+  const loader = window as { giftmartHeldPress?: () => Element | null };
+  const link = loader.giftmartHeldPress?.() ?? null;
+  delete loader.giftmartHeldPress;
+  return link instanceof HTMLAnchorElement ? link : null;
+}
+
+export function carryPressAcrossDraw(
+  root: HTMLElement,
+  /** A press still held that began before this watch (takeEarlyPress). */
+  early: HTMLAnchorElement | null = null,
+): PressWatch {
+  let pressed: HTMLAnchorElement | null = early && root.contains(early) ? early : null;
   let stopping = false;
   const end = () => {
     document.removeEventListener('pointerdown', down, true);
