@@ -7,7 +7,7 @@ import {
   formatCode,
   parseCode,
 } from '../../../shared/cards/codes';
-import { createCodeVault, randomCodeBody } from './code-vault';
+import { codeBodyOf, createCodeVault, randomCodeBody } from './code-vault';
 
 /**
  * Redemption codes at rest (PRODUCT.md "Codes"): 80 random bits as 16 Crockford characters, a check
@@ -58,6 +58,15 @@ describe('generated codes', () => {
 
   it('never contains the look-alikes I, L, O or U', () => {
     for (let i = 0; i < 10_000; i += 1) expect(randomCodeBody()).not.toMatch(/[ILOU]/);
+  });
+});
+
+describe('bytes as a code body', () => {
+  it("reads the bytes' bits from the first byte's highest, 5 at a time", () => {
+    expect(codeBodyOf(new Uint8Array(10))).toBe('0000000000000000');
+    expect(codeBodyOf(new Uint8Array(10).fill(255))).toBe('ZZZZZZZZZZZZZZZZ');
+    expect(codeBodyOf(Uint8Array.from([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]))).toBe('000G40R40M30E209');
+    expect(codeBodyOf(Buffer.from('8a3f00c2e1ff7b1d5e90', 'hex'))).toBe('H8ZG1GQ1ZXXHTQMG');
   });
 });
 

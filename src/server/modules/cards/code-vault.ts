@@ -15,13 +15,25 @@ export interface CodeVault {
 
 /** 80 bits from the CSPRNG, as 16 Crockford base32 characters (5 bits each). */
 export function randomCodeBody(): string {
-  const bytes = pooledRandomBytes(10);
-  let bits = 0n;
-  for (const byte of bytes) bits = (bits << 8n) | BigInt(byte);
+  return codeBodyOf(pooledRandomBytes((CODE_BODY_LENGTH * 5) / 8));
+}
+
+/**
+ * Bytes as Crockford base32, their bits read from the first byte's highest, 5 at a time. The bits wait in a
+ * small number rather than one BigInt of all 80: the same characters, in a tenth of the time (issue 14).
+ */
+export function codeBodyOf(bytes: Uint8Array): string {
+  let bits = 0;
+  let held = 0;
   let body = '';
-  for (let i = 0; i < CODE_BODY_LENGTH; i += 1) {
-    body = CODE_ALPHABET[Number(bits & 31n)] + body;
-    bits >>= 5n;
+  for (const byte of bytes) {
+    // At most 12 bits are ever held: 4 left over and the 8 of this byte.
+    bits = ((bits << 8) | byte) & 0xfff;
+    held += 8;
+    while (held >= 5) {
+      held -= 5;
+      body += CODE_ALPHABET[(bits >>> held) & 31];
+    }
   }
   return body;
 }
