@@ -6,7 +6,7 @@ import { connectDatabase, runMigrations, type Database } from '../src/server/db/
 import { startEmbeddedPostgres } from '../src/server/db/embedded';
 import { load, startApp, startProcess, stopProcess, waitForUrl, type LoadResult } from './load';
 import { throwawayDatabase, type ThrowawayDatabase } from '../tests/fixtures/databases';
-import { cpuDuring, middle, peakRssDuring, recordPath, recordResult } from './results';
+import { cpuDuring, middle, peakRssDuring, percentWords, recordPath, recordResult } from './results';
 
 /**
  * Issues 3 and 14: GET /api/v1/gift-cards, 32 connections, next to a bare Fastify route answering the same
@@ -234,8 +234,9 @@ async function measureSize(
       },
     ),
   );
-  results['search: ratio (rate ÷ bare)'] =
-    `${((search.requestsPerSecond / searchCeiling.requestsPerSecond) * 100).toFixed(0)} %`;
+  results['search: ratio (rate ÷ bare)'] = percentWords(
+    search.requestsPerSecond / searchCeiling.requestsPerSecond,
+  );
 }
 
 /** Rounds for the growth, and each load's seconds in them. */

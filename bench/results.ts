@@ -79,6 +79,14 @@ export async function peakRssDuring<T>(
 }
 
 /**
+ * A ratio as a percentage to a tenth: a whole-number percentage printed 0.495 as "50 %", met to the eye where
+ * a target of 50 % was missed.
+ */
+export function percentWords(ratio: number): string {
+  return `${(ratio * 100).toFixed(1)} %`;
+}
+
+/**
  * Records one path's figures under `key` (issue 14's shape) and answers the table rows for its ratio.
  * `anchorRate` is the yardstick measured in the same run (a string when the tool printed no number).
  */
@@ -91,7 +99,7 @@ export function recordPath(
   if (!Number.isFinite(anchor) || anchor <= 0) return { [`${key}: ratio`]: 'not measured (no anchor)' };
   const ratio = Number((figures.rate / anchor).toFixed(3));
   recordResult(key, { ...figures, anchorRate: anchor, ratio, ...extra });
-  return { [`${key}: ratio (rate ÷ ${figures.anchorName})`]: `${(ratio * 100).toFixed(0)} %` };
+  return { [`${key}: ratio (rate ÷ ${figures.anchorName})`]: percentWords(ratio) };
 }
 
 const CLOCK_TICKS_PER_SECOND = 100;
