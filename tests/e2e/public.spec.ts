@@ -3,6 +3,7 @@ import {
   appDrawn,
   expectNoSeriousA11yViolations,
   holdAppCode,
+  holdFiles,
   spinnerSeen,
   watchForSpinners,
 } from './support';
@@ -218,23 +219,8 @@ test.describe('select account and the other public screens', () => {
     await expect(page).toHaveURL(/\/login$/);
   });
 
-  test("a link pressed on the pre-rendered page and released on the app's still goes there", async ({
-    page,
-  }) => {
-    // The app draws its page over the build's copy; a press and its release on two different links make no
-    // click (a CI run lost one on this page). The page's code is held back until the link is pressed, which
-    // is once the app's own code runs (it asks for the page's): what carries the press over starts there.
-    let release = () => {};
-    const held = new Promise<void>((done) => (release = done));
-    let asked = () => {};
-    const appRuns = new Promise<void>((done) => (asked = done));
-    await page.route(/select-account-page-.*\.js$/, async (route) => {
-      asked();
-      await held;
-      await route.continue();
-    });
-    await page.goto('/select-account');
-    await appRuns;
+  /** Presses "Login as a User", lets the held files come, releases once the app has drawn, and expects /login. */
+  async function pressAcrossTheDraw(page: Page, release: () => void) {
     const box = (await page.getByRole('link', { name: /Login as a User/ }).boundingBox())!;
     await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
     await page.mouse.down();
@@ -242,6 +228,18 @@ test.describe('select account and the other public screens', () => {
     await appDrawn(page);
     await page.mouse.up();
     await expect(page).toHaveURL(/\/login$/);
+  }
+
+  test("a link pressed on the pre-rendered page and released on the app's still goes there", async ({
+    page,
+  }) => {
+    // The app draws its page over the build's copy; a press and its release on two different links make no
+    // click (a CI run lost one on this page). The page's code is held back until the link is pressed, which
+    // is once the app's own code runs (it asks for the page's): what carries the press over starts there.
+    const pageCode = await holdFiles(page, /select-account-page-.*\.js$/);
+    await page.goto('/select-account');
+    await pageCode.asked;
+    await pressAcrossTheDraw(page, pageCode.release);
   });
 
   test("a link pressed before the app's code runs and released on the app's page still goes there", async ({
@@ -249,25 +247,11 @@ test.describe('select account and the other public screens', () => {
   }) => {
     // The same press, begun earlier: the app's own code is held back until the link is pressed, so only the
     // pre-rendered page and its loader are there. The loader notes the press and the app takes it over.
-    let release = () => {};
-    const held = new Promise<void>((done) => (release = done));
-    let asked = () => {};
-    const codeAsked = new Promise<void>((done) => (asked = done));
-    await page.route(/\/assets\/index-.*\.js$/, async (route) => {
-      asked();
-      await held;
-      await route.continue();
-    });
+    const entry = await holdFiles(page, /\/assets\/index-.*\.js$/);
     await page.goto('/select-account');
-    await codeAsked;
+    await entry.asked;
     await expect(page.locator('#root[data-prerendered]')).toHaveCount(1);
-    const box = (await page.getByRole('link', { name: /Login as a User/ }).boundingBox())!;
-    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-    await page.mouse.down();
-    release();
-    await appDrawn(page);
-    await page.mouse.up();
-    await expect(page).toHaveURL(/\/login$/);
+    await pressAcrossTheDraw(page, entry.release);
   });
 
   test('a screen whose code fails to load shows a message and a reload button, not a blank page', async ({

@@ -159,15 +159,28 @@ export const timerBarTransition = (page: Page) =>
   page.evaluate(() => (window as unknown as { timerBarTransition: string }).timerBarTransition);
 
 /**
+ * Holds the files `pattern` matches until `release` is called; `asked` settles once the browser asks for one.
+ */
+export async function holdFiles(
+  page: Page,
+  pattern: RegExp,
+): Promise<{ asked: Promise<void>; release: () => void }> {
+  let release = () => {};
+  const held = new Promise<void>((done) => (release = done));
+  let noteAsked = () => {};
+  const asked = new Promise<void>((done) => (noteAsked = done));
+  await page.route(pattern, async (route) => {
+    noteAsked();
+    await held;
+    await route.continue();
+  });
+  return { asked, release };
+}
+
+/**
  * Holds the app's code (its start file) until the returned function is called: what is on screen meanwhile is
  * the page as the server sent it (a pre-rendered page, or the loading screen).
  */
 export async function holdAppCode(page: Page): Promise<() => void> {
-  let release = () => {};
-  const held = new Promise<void>((done) => (release = done));
-  await page.route(/\/assets\/start-[^/]*\.js$/, async (route) => {
-    await held;
-    await route.continue();
-  });
-  return release;
+  return (await holdFiles(page, /\/assets\/start-[^/]*\.js$/)).release;
 }
