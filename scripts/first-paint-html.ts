@@ -40,10 +40,13 @@ export type ScreenFiles = readonly { pattern: string; files: readonly string[] }
  * (the server's CSP allows it by its hash, src/server/plugins/web.ts): a file of its own would cost one more
  * round trip before the code.
  *
- * From the first moment, it also notes a plain press on a link of the page that is still held, which the app's
- * code takes over (`giftmartHeldPress`, src/web/lib/carried-press.ts): on a pre-rendered page, a link pressed
- * before that code runs and released after the app drew its own page over the build's copy would otherwise
- * make no click.
+ * It also carries a press over the app's drawing. The app draws its own page over a pre-rendered one rather
+ * than hydrating it, so a link pressed on the build's copy and released on the app's makes no click: the two
+ * halves fall on different elements (a CI run of the browser tests lost one on /select-account). From the
+ * first moment, the loader notes a plain press (main button, no key held) on a link of the page; a release on
+ * the app's link to the same address, once the pressed link is gone, clicks it as the one press would have.
+ * The app calls `giftmartPageDrawn` when its page is in place (src/web/main.tsx): no press is noted after
+ * that, and the loader stops listening once none is held.
  */
 export function afterFirstPaintLoader(
   entry: string,
@@ -69,22 +72,39 @@ export function afterFirstPaintLoader(
         });
         add('script', { type: 'module', src: code.entry });
       }
+      // A press on a link of the page, carried over the app's drawing: see the doc above.
       var held = null;
-      function pressed(event) {
-        var link = event.target instanceof Element ? event.target.closest('a[href]') : null;
-        var root = document.getElementById('root');
-        var plain = event.button === 0 && !event.ctrlKey && !event.metaKey && !event.shiftKey && !event.altKey;
-        held = link && root && root.contains(link) && plain ? link : null;
+      var drawn = false;
+      function plain(event) {
+        return event.button === 0 && !event.ctrlKey && !event.metaKey && !event.shiftKey && !event.altKey;
       }
-      function released() {
+      function linkIn(target) {
+        var link = target instanceof Element ? target.closest('a[href]') : null;
+        var root = document.getElementById('root');
+        return link && root && root.contains(link) ? link : null;
+      }
+      function stopCarrying() {
+        document.removeEventListener('pointerdown', pressed, true);
+        document.removeEventListener('pointerup', released, true);
+      }
+      function pressed(event) {
+        held = !drawn && plain(event) ? linkIn(event.target) : null;
+      }
+      function released(event) {
+        var before = held;
         held = null;
+        // A link still on the page gets the browser's own click.
+        if (before && !before.isConnected && plain(event)) {
+          var link = linkIn(event.target);
+          if (link && link.getAttribute('href') === before.getAttribute('href')) link.click();
+        }
+        if (drawn) stopCarrying();
       }
       document.addEventListener('pointerdown', pressed, true);
       document.addEventListener('pointerup', released, true);
-      window.giftmartHeldPress = function () {
-        document.removeEventListener('pointerdown', pressed, true);
-        document.removeEventListener('pointerup', released, true);
-        return held;
+      window.giftmartPageDrawn = function () {
+        drawn = true;
+        if (!held) stopCarrying();
       };
       var Observer = window.PerformanceObserver;
       var types = (Observer && Observer.supportedEntryTypes) || [];

@@ -22,14 +22,22 @@ interface Page {
   pathname?: string;
 }
 
-/** A stand-in element: a link or not, inside the page's root or not. */
+/** A stand-in element: a link to `href` or not, inside the page's root or not, on the page or gone. */
 class Element {
+  isConnected = true;
+  clicks = 0;
   constructor(
-    readonly isLink: boolean,
+    readonly href: string | null,
     readonly inRoot = true,
   ) {}
   closest(selector: string) {
-    return selector === 'a[href]' && this.isLink ? this : null;
+    return selector === 'a[href]' && this.href !== null ? this : null;
+  }
+  getAttribute(name: string) {
+    return name === 'href' ? this.href : null;
+  }
+  click() {
+    this.clicks += 1;
   }
 }
 
@@ -65,7 +73,7 @@ function load(page: Page = {}) {
     getElementById: (id: string) =>
       id === 'root' ? { contains: (element: Element) => element.inRoot } : null,
   };
-  const window: { PerformanceObserver?: unknown; giftmartHeldPress?: () => unknown } =
+  const window: { PerformanceObserver?: unknown; giftmartPageDrawn?: () => void } =
     page.paintTiming === false ? {} : { PerformanceObserver };
   new Function('window', 'document', 'location', 'setTimeout', 'Element', LOADER)(
     window,
@@ -80,14 +88,16 @@ function load(page: Page = {}) {
         ? `script ${String(element.type)} ${String(element.src)} ${String(element.crossOrigin)}`
         : `${String(element.rel)} ${String(element.href)} ${String(element.crossOrigin)}`,
     );
-  const press = (target: unknown, keys: Record<string, unknown> = {}) =>
-    listeners.get('pointerdown')!({ target, button: 0, ...keys });
+  const pointer =
+    (type: string) =>
+    (target: unknown, keys: Record<string, unknown> = {}) =>
+      listeners.get(type)?.({ target, button: 0, ...keys });
   return {
     tags,
     listeners,
-    press,
-    release: () => listeners.get('pointerup')!({}),
-    heldPress: () => window.giftmartHeldPress!(),
+    press: pointer('pointerdown'),
+    release: pointer('pointerup'),
+    pageDrawn: () => window.giftmartPageDrawn!(),
     timers,
     paint: (...names: string[]) => report!(names),
     disconnected: () => disconnected,
@@ -158,26 +168,37 @@ describe("index.html's loader asks for the app's code after the first paint (ADR
   });
 });
 
-describe("index.html's loader notes a press on a link held while the app's code comes", () => {
-  it('hands the app the link still pressed, and then stops watching', () => {
+describe("index.html's loader carries a press on a link over the app's drawing", () => {
+  /** The pre-rendered page's link pressed, the app's page drawn in its place, and the app's link to `href`. */
+  function pressAcrossTheDraw(keys: Record<string, unknown> = {}, href = '/login') {
     const page = load();
-    const link = new Element(true);
-    page.press(link);
-    expect(page.heldPress()).toBe(link);
+    const built = new Element('/login');
+    page.press(built, keys);
+    built.isConnected = false;
+    page.pageDrawn();
+    const drawn = new Element(href);
+    return { page, built, drawn };
+  }
+
+  it("clicks the app's link to the same address when the press is released on it", () => {
+    const { page, drawn } = pressAcrossTheDraw();
+    page.release(drawn);
+    expect(drawn.clicks).toBe(1);
+    // Done once no press is held: later presses are the browser's alone.
     expect(page.listeners.has('pointerdown')).toBe(false);
     expect(page.listeners.has('pointerup')).toBe(false);
   });
 
-  it('forgets a press once released, and one on no link of the page', () => {
-    const page = load();
-    page.press(new Element(true));
-    page.release();
-    expect(page.heldPress()).toBeNull();
-    for (const target of [new Element(false), new Element(true, false), {}]) {
-      const again = load();
-      again.press(target);
-      expect(again.heldPress()).toBeNull();
-    }
+  it('clicks nothing for a release on another address, elsewhere, or with a key held', () => {
+    const elsewhere = pressAcrossTheDraw({}, '/register');
+    elsewhere.page.release(elsewhere.drawn);
+    expect(elsewhere.drawn.clicks).toBe(0);
+    const outside = pressAcrossTheDraw();
+    outside.page.release(new Element('/login', false));
+    expect(outside.drawn.clicks).toBe(0);
+    const keyed = pressAcrossTheDraw();
+    keyed.page.release(keyed.drawn, { ctrlKey: true });
+    expect(keyed.drawn.clicks).toBe(0);
   });
 
   it('leaves a press with a key held, or another button, to the browser', () => {
@@ -188,9 +209,40 @@ describe("index.html's loader notes a press on a link held while the app's code 
       { altKey: true },
       { button: 1 },
     ]) {
-      const page = load();
-      page.press(new Element(true), keys);
-      expect(page.heldPress()).toBeNull();
+      const { page, drawn } = pressAcrossTheDraw(keys);
+      page.release(drawn);
+      expect(drawn.clicks).toBe(0);
     }
+  });
+
+  it('clicks nothing for a press on no link of the page, or released before the drawing', () => {
+    for (const target of [new Element(null), new Element('/login', false), {}]) {
+      const page = load();
+      page.press(target);
+      page.pageDrawn();
+      const drawn = new Element('/login');
+      page.release(drawn);
+      expect(drawn.clicks).toBe(0);
+    }
+    // Released while the pressed link is still there: the browser's own click follows.
+    const page = load();
+    const built = new Element('/login');
+    page.press(built);
+    page.release(built);
+    expect(built.clicks).toBe(0);
+  });
+
+  it('stops at once when the app has drawn with no press held, and notes none begun after', () => {
+    const idle = load();
+    idle.pageDrawn();
+    expect(idle.listeners.has('pointerdown')).toBe(false);
+    expect(idle.listeners.has('pointerup')).toBe(false);
+    // A press held at the drawing keeps the release listening; one begun afterwards is not carried.
+    const { page, built } = pressAcrossTheDraw();
+    page.press(built);
+    const after = new Element('/login');
+    page.release(after);
+    expect(after.clicks).toBe(0);
+    expect(page.listeners.has('pointerup')).toBe(false);
   });
 });

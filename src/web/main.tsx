@@ -6,14 +6,16 @@ import { REHYDRATE_TIMEOUT_MS } from './lib/constants';
 import { applyDeferredStyles } from './lib/deferred-styles';
 import { useGiftCardStore, whenHydrated } from './lib/store';
 import { restoreTypedFields, watchTypedFields, type TypedFieldsWatch } from './lib/typed-fields';
-import { carryPressAcrossDraw, takeEarlyPress } from './lib/carried-press';
 import './index.css';
 
 const root = document.getElementById('root')!;
-// A link pressed on a pre-rendered page may be released on the app's: from the first moment this code runs,
-// and from before it (the loader's note of a press still held).
-const earlyPress = takeEarlyPress();
-const pressWatch = root.dataset.prerendered ? carryPressAcrossDraw(root, earlyPress) : null;
+/**
+ * Tells index.html's loader that the app's page is in place: it carries a press on a pre-rendered page's link
+ * over the app's drawing until then (scripts/first-paint-html.ts). Nothing without the loader (the dev server).
+ */
+const pageDrawn = () => (window as { giftmartPageDrawn?: () => void }).giftmartPageDrawn?.();
+// Over the loading screen there is no link to carry a press from.
+if (!root.dataset.prerendered) pageDrawn();
 
 // A visit to / is the pre-rendered landing page (landing.html, src/web/landing.ts; ADR 004), so everything
 // this entry serves needs the router: it comes in the entry itself rather than as one more round trip.
@@ -54,12 +56,12 @@ const FIRST_SCREEN_WAIT_MS = 3000;
  * At the end of the commit that puts the app's first page in place of a pre-rendered one (its layout effects
  * run after the page's own, before the browser paints): what was typed into the pre-rendered page goes into
  * the app's, within the same task, so no keystroke can fall between the two; a link pressed there and not yet
- * released is carried over too (carried-press.ts).
+ * released is carried over too (by index.html's loader, pageDrawn).
  */
 function CarryTyped({ watch, children }: { watch: TypedFieldsWatch; children: ReactNode }) {
   useLayoutEffect(() => {
     restoreTypedFields(root, watch.stop());
-    pressWatch?.stop();
+    pageDrawn();
     // The page is the app's now, no longer the one the build drew (what the browser tests wait for).
     delete root.dataset.prerendered;
   }, [watch]);
