@@ -15,7 +15,7 @@ import {
   waitForUrl,
   type LoopResult,
 } from './load';
-import { cpuWords, middle, recordPath, recordResult } from './results';
+import { cpuWords, middle, waitWords, recordPath, recordResult } from './results';
 
 /**
  * Issue 4: completed purchases per second (start an order + the provider's signed confirmation) with 32
@@ -317,6 +317,9 @@ export async function benchPurchases(): Promise<Record<string, string>> {
       .concat(' MiB');
     results[`CPU per purchase: app / PostgreSQL / load, rounds (${label})`] = runs
       .map((run) => cpuWords(run.cpu))
+      .join(', ');
+    results[`the app's main thread waiting for a core, % of the load, rounds (${label})`] = runs
+      .map((run) => waitWords(run.cpu))
       .join(', ');
     results[`pgbench TPC-B -c 32 on the same PostgreSQL: tps, rounds (${label})`] =
       why || anchors.map((tps) => tps.toFixed(0)).join(', ');

@@ -12,7 +12,7 @@ import {
   waitForUrl,
 } from './load';
 import { pgbenchTps } from './purchases';
-import { cpuWords, recordPath } from './results';
+import { cpuWords, recordPath, waitWords } from './results';
 
 /**
  * Issue 10: redemptions per second with 32 tills on 32 cards (32 businesses, each with one large card sold
@@ -167,6 +167,7 @@ export async function benchRedemptions(): Promise<Record<string, string>> {
       }),
       'app RSS before the load (after set-up) → peak under load': `${run.rssBeforeMb} → ${rssMb} MiB`,
       'CPU per redemption: app / PostgreSQL / load': cpuWords(cpu),
+      "the app's main thread waiting for a core (% of the load)": waitWords(cpu),
       [`redemptions/s (${TILLS} tills on ${TILLS} cards)`]: String(perSecond),
       'redemption p50': `${run.p50Ms} ms`,
       'redemption p99': `${p99Ms} ms`,

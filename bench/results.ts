@@ -115,6 +115,20 @@ function cpuSecondsOf(pid: number): number {
   }
 }
 
+/**
+ * Seconds a process's main thread has so far spent runnable but waiting for a core (the kernel's run-queue
+ * delay, /proc's schedstat; 0 when it is gone or the kernel keeps no schedstat). The app's main thread is
+ * where every request passes, one at a time: while it waits, so does every request in the app.
+ */
+function waitingSecondsOf(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').trim().split(' ');
+    return Number(fields[1]) / 1e9 || 0;
+  } catch {
+    return 0;
+  }
+}
+
 /** CPU seconds used so far by every PostgreSQL process on the machine (server and backends). */
 function postgresCpuSeconds(): Map<number, number> {
   const seen = new Map<number, number>();
@@ -135,6 +149,11 @@ export interface CpuShare {
   appMs: number;
   postgresMs: number;
   loadMs: number;
+  /**
+   * The share of the run's wall time (0–1) the app's main thread was ready to run but waited for a core:
+   * on a machine the app shares with PostgreSQL and the load, the time its requests wait behind others.
+   */
+  appWaitShare: number;
 }
 
 /**
@@ -147,11 +166,15 @@ export async function cpuDuring<T>(
   operations: (result: T) => number,
 ): Promise<{ result: T; cpu: CpuShare }> {
   const appBefore = cpuSecondsOf(child.pid!);
+  const waitBefore = waitingSecondsOf(child.pid!);
   const pgBefore = postgresCpuSeconds();
   const loadBefore = process.cpuUsage();
+  const started = performance.now();
   const result = await during();
+  const wallSeconds = (performance.now() - started) / 1000;
   const load = process.cpuUsage(loadBefore);
   const appSeconds = cpuSecondsOf(child.pid!) - appBefore;
+  const waitSeconds = waitingSecondsOf(child.pid!) - waitBefore;
   let pgSeconds = 0;
   for (const [pid, seconds] of postgresCpuSeconds()) pgSeconds += seconds - (pgBefore.get(pid) ?? 0);
   const n = Math.max(1, operations(result));
@@ -163,6 +186,7 @@ export async function cpuDuring<T>(
       appMs: perOp(appSeconds),
       postgresMs: perOp(pgSeconds),
       loadMs: perOp((load.user + load.system) / 1e6),
+      appWaitShare: wallSeconds > 0 ? waitSeconds / wallSeconds : 0,
     },
   };
 }
@@ -170,4 +194,9 @@ export async function cpuDuring<T>(
 export function cpuWords(cpu: CpuShare): string {
   const ms = (value: number) => Number(value.toFixed(2));
   return `${ms(cpu.appMs)} / ${ms(cpu.postgresMs)} / ${ms(cpu.loadMs)} ms`;
+}
+
+/** The app's main thread's wait for a core, as a per cent of the run's time. */
+export function waitWords(cpu: CpuShare): string {
+  return `${Math.round(cpu.appWaitShare * 100)} %`;
 }

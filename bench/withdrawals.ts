@@ -6,7 +6,7 @@ import { makeNuban } from '../src/shared/wallet/banks';
 import { connectDatabase, runMigrations } from '../src/server/db/client';
 import { closedLoop, send, startApp, startBenchDatabase, stopProcess, waitForUrl } from './load';
 import { pgbenchTps } from './purchases';
-import { cpuWords, recordPath } from './results';
+import { cpuWords, recordPath, waitWords } from './results';
 
 /**
  * Issue 5: withdrawals requested per second by 32 concurrent businesses (each: PIN check, wallet lock,
@@ -112,6 +112,7 @@ export async function benchWithdrawals(): Promise<Record<string, string>> {
       }),
       'app RSS before the load (after set-up) → peak under load': `${run.rssBeforeMb} → ${rssMb} MiB`,
       'CPU per withdrawal: app / PostgreSQL / load': cpuWords(cpu),
+      "the app's main thread waiting for a core (% of the load)": waitWords(cpu),
       'withdrawals/s (32 businesses)': String(perSecond),
       'withdrawal p50 / p99': `${run.p50Ms} / ${p99Ms} ms`,
       'completed / failed': `${run.completed} / ${run.failed}${run.firstFailure ? ` (first: ${run.firstFailure})` : ''}`,
