@@ -32,4 +32,32 @@ describe('BoundedMap', () => {
     map.delete('k');
     expect(map.get('k')).toBeUndefined();
   });
+
+  it('empties an entry as it leaves the map, taken, deleted, written again, dropped or expired', () => {
+    let now = 0;
+    const map = new BoundedMap<string, object>({ maxEntries: 2, maxAgeMs: 10, now: () => now });
+    // What V8 may still hold after the map let an entry go (a table it replaced): the entry objects themselves.
+    const entries = (map as unknown as { entries: Map<string, { value: unknown }> }).entries;
+    const entryOf = (key: string) => entries.get(key)!;
+    map.set('taken', {});
+    const taken = entryOf('taken');
+    expect(map.take('taken')).toEqual({});
+    map.set('deleted', {});
+    const deleted = entryOf('deleted');
+    map.delete('deleted');
+    map.set('again', {});
+    const before = entryOf('again');
+    map.set('again', {});
+    map.set('newer', {});
+    map.set('newest', {}); // drops 'again', the oldest written
+    const dropped = entryOf('newer');
+    now = 11;
+    expect(map.get('newer')).toBeUndefined();
+    expect([taken, deleted, before, dropped].map((entry) => entry.value)).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
+  });
 });
