@@ -15,7 +15,7 @@ import {
   waitForUrl,
   type LoopResult,
 } from './load';
-import { cpuWords, middle, waitWords, recordPath, recordResult } from './results';
+import { cpuWords, middle, recordPath, recordResult, waitWords } from './results';
 
 /**
  * Issue 4: completed purchases per second (start an order + the provider's signed confirmation) with 32

@@ -33,7 +33,7 @@ describe('BoundedMap', () => {
     expect(map.get('k')).toBeUndefined();
   });
 
-  it('empties an entry as it leaves the map, taken, deleted, written again, dropped or expired', () => {
+  it('empties an entry as it leaves the map: taken, deleted, written again, dropped as the oldest or expired', () => {
     let now = 0;
     const map = new BoundedMap<string, object>({ maxEntries: 2, maxAgeMs: 10, now: () => now });
     // What V8 may still hold after the map let an entry go (a table it replaced): the entry objects themselves.
@@ -46,18 +46,17 @@ describe('BoundedMap', () => {
     const deleted = entryOf('deleted');
     map.delete('deleted');
     map.set('again', {});
-    const before = entryOf('again');
+    const replaced = entryOf('again');
     map.set('again', {});
+    const dropped = entryOf('again');
     map.set('newer', {});
     map.set('newest', {}); // drops 'again', the oldest written
-    const dropped = entryOf('newer');
+    expect(map.get('again')).toBeUndefined();
+    const expired = entryOf('newer');
     now = 11;
     expect(map.get('newer')).toBeUndefined();
-    expect([taken, deleted, before, dropped].map((entry) => entry.value)).toEqual([
-      undefined,
-      undefined,
-      undefined,
-      undefined,
-    ]);
+    expect([taken, deleted, replaced, dropped, expired].map((entry) => entry.value)).toEqual(
+      Array(5).fill(undefined),
+    );
   });
 });

@@ -10,8 +10,8 @@ export class BoundedMap<K, V> {
    * remembered until its confirmation) is rebuilt as it fills with removed keys, and V8 keeps the table it
    * replaced, with the entries it held, until the next full collection; an old table holds its entries past
    * the young generation's collections too. Emptied, an entry no longer keeps the order's row, its dates and
-   * buffers alive (issue 14: on the forty-first session's machine, about a third less moved to the old
-   * generation a purchase, and its full collections came less often).
+   * buffers alive (issue 14: during purchases on the forty-first session's machine, about a quarter less
+   * reached the old generation).
    */
   private readonly entries = new Map<K, { value: V | undefined; at: number }>();
   private readonly maxEntries: number;
