@@ -29,19 +29,15 @@ export class BoundedMap<K, V> {
   }
 
   get(key: K): V | undefined {
-    const entry = this.entries.get(key);
-    if (!entry) return undefined;
-    if (this.now() - entry.at > this.maxAgeMs) {
-      this.forget(key);
-      return undefined;
-    }
-    return entry.value;
+    return this.live(key)?.value;
   }
 
   /** The value under `key`, forgotten as it is answered. */
   take(key: K): V | undefined {
-    const value = this.get(key);
-    this.forget(key);
+    const entry = this.live(key);
+    if (!entry) return undefined;
+    const { value } = entry;
+    this.forget(key, entry);
     return value;
   }
 
@@ -49,9 +45,9 @@ export class BoundedMap<K, V> {
     // Written again, it counts as new: a Map iterates in the order keys were first set.
     this.forget(key);
     this.entries.set(key, { value, at: this.now() });
-    for (const oldest of this.entries.keys()) {
+    for (const [oldest, entry] of this.entries) {
       if (this.entries.size <= this.maxEntries) break;
-      this.forget(oldest);
+      this.forget(oldest, entry);
     }
   }
 
@@ -59,9 +55,18 @@ export class BoundedMap<K, V> {
     this.forget(key);
   }
 
-  /** Removes `key`, its entry emptied first (see `entries`). */
-  private forget(key: K): void {
+  /** The entry under `key`, unless there is none or it is older than maxAgeMs (then it is forgotten). */
+  private live(key: K): { value: V | undefined; at: number } | undefined {
     const entry = this.entries.get(key);
+    if (entry && this.now() - entry.at > this.maxAgeMs) {
+      this.forget(key, entry);
+      return undefined;
+    }
+    return entry;
+  }
+
+  /** Removes `key`, its entry emptied first (see `entries`). */
+  private forget(key: K, entry = this.entries.get(key)): void {
     if (!entry) return;
     entry.value = undefined;
     this.entries.delete(key);
