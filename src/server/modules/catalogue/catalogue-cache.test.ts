@@ -142,6 +142,33 @@ describe('GET /api/v1/gift-cards from the cache', () => {
     expect((answers[0]!.json() as GiftCardPage).items.map((c) => c.id)).toEqual([card.id]);
   });
 
+  it('answers a URL asked before as it answered it first: every header but the request id, and HEAD too', async () => {
+    const owner = await registerAndLogin(a.app, 'business');
+    await createCard(owner);
+    const url = `${catalogueOf(owner)}&limit=5`;
+    const first = await a.app.inject({ method: 'GET', url });
+    expect(first.statusCode, first.body).toBe(200);
+    // The second ask keeps the page (if the first came before this instance listened); the third finds it by its URL.
+    await a.app.inject({ method: 'GET', url });
+    const third = await a.app.inject({ method: 'GET', url, headers: { 'x-request-id': 'till-42' } });
+    const others = (headers: Record<string, unknown>) => {
+      const rest = { ...headers };
+      delete rest['x-request-id'];
+      delete rest.date;
+      return rest;
+    };
+    expect(third.statusCode).toBe(200);
+    expect(third.body).toBe(first.body);
+    expect(others(third.headers)).toEqual(others(first.headers));
+    expect(third.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
+    expect(third.headers['x-request-id']).toBe('till-42');
+    expect(first.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    const head = await a.app.inject({ method: 'HEAD', url });
+    expect(head.statusCode).toBe(200);
+    expect(head.body).toBe('');
+    expect(head.headers.etag).toBe(first.headers.etag);
+  });
+
   it('still refuses a bad query with a clear 400 (never a kept page)', async () => {
     const res = await a.app.inject({ method: 'GET', url: '/api/v1/gift-cards?limit=0' });
     expect(res.statusCode).toBe(400);
@@ -248,6 +275,35 @@ describe('CatalogueCache', () => {
       await expect.poll(() => cache.listening, { timeout: 10_000 }).toBe(true);
       await cache.get('k', async () => '"again"');
       expect(cache.size).toBe(1);
+    } finally {
+      cache.close();
+    }
+  });
+
+  it('answers a URL it was told of with that page while it is kept, and nothing once it is dropped or while not listening', async () => {
+    const cache = newCache();
+    try {
+      await cache.get('warm', async () => '{}');
+      await expect.poll(() => cache.listening).toBe(true);
+      const kept = await cache.get('k', async () => '"kept"');
+      expect(cache.keptFor('/a')).toBeUndefined(); // not told of it yet
+      cache.remember('/a', 'k');
+      cache.remember('/b', 'not kept');
+      expect(cache.keptFor('/a')).toBe(kept);
+      expect(cache.keptFor('/b')).toBeUndefined();
+      const long = `/a?junk=${'x'.repeat(600)}`;
+      cache.remember(long, 'k');
+      expect(cache.keptFor(long)).toBeUndefined();
+
+      cache.invalidate();
+      expect(cache.keptFor('/a')).toBeUndefined();
+      // Kept again under its key, the page is found through the URL again: the URL names the key, not a copy.
+      const again = await cache.get('k', async () => '"again"');
+      expect(cache.keptFor('/a')).toBe(again);
+
+      expect(await named.killListenConnections()).toBe(1);
+      await expect.poll(() => cache.listening).toBe(false);
+      expect(cache.keptFor('/a')).toBeUndefined();
     } finally {
       cache.close();
     }

@@ -1,4 +1,5 @@
 import { ChangeCounter, type AnnouncedCacheOptions } from '../../db/listen';
+import { BoundedMap } from '../../lib/bounded-map';
 import { prepareBody, preparedSize, type PreparedBody } from '../../lib/prepared-body';
 
 /** The channel migration 0013's triggers announce every change a catalogue page could show on. */
@@ -12,6 +13,9 @@ export interface CatalogueCacheOptions extends AnnouncedCacheOptions {
 }
 
 const caches = new Set<CatalogueCache>();
+
+/** The longest request URL `remember` keeps: a search and a cursor fit well inside it. */
+const MAX_REMEMBERED_URL = 512;
 
 /**
  * Drops the pages of every catalogue cache in this process at once: the catalogue room calls it after its
@@ -31,6 +35,8 @@ export function invalidateCatalogueCaches(): void {
 export class CatalogueCache {
   private readonly entries = new Map<string, PreparedBody>();
   private readonly loading = new Map<string, { mark: number; page: Promise<PreparedBody> }>();
+  /** Request URLs answered before, each with the key of the page it asked for (see `keptFor`). */
+  private readonly urls: BoundedMap<string, string>;
   private readonly changes: ChangeCounter;
   private readonly maxEntries: number;
   private readonly maxBytes: number;
@@ -39,6 +45,7 @@ export class CatalogueCache {
   constructor(options: CatalogueCacheOptions) {
     this.maxEntries = options.maxEntries ?? 500;
     this.maxBytes = options.maxBytes ?? 16 * 1024 * 1024;
+    this.urls = new BoundedMap({ maxEntries: 2 * this.maxEntries });
     this.changes = new ChangeCounter({
       db: options.db,
       channel: options.channel ?? CATALOGUE_CHANNEL,
@@ -76,6 +83,22 @@ export class CatalogueCache {
     } finally {
       if (this.loading.get(key)?.page === page) this.loading.delete(key);
     }
+  }
+
+  /**
+   * The page kept for a request URL that `remember` was told of, without reading its query again: the same
+   * URL always asks for the same page. Undefined when that page is not kept now, or while nothing may be
+   * served from memory (announcements do not arrive), so the caller answers it the long way.
+   */
+  keptFor(url: string): PreparedBody | undefined {
+    if (!this.changes.listening) return undefined;
+    const key = this.urls.get(url);
+    return key === undefined ? undefined : this.entries.get(key);
+  }
+
+  /** Notes that `url` asks for the page under `key` (only short URLs: a long one is rarely asked twice). */
+  remember(url: string, key: string): void {
+    if (url.length <= MAX_REMEMBERED_URL) this.urls.set(url, key);
   }
 
   /** Drops every page; reads under way when this is called are not kept. */

@@ -19,6 +19,7 @@ import type { CatalogueDeps } from './catalogue.service';
 import { replaceLogo } from './logos.service';
 import { sendPrepared } from '../../lib/prepared-body';
 
+const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema, 404: apiErrorSchema };
 const idParams = z.object({ id: z.uuid({ error: 'That is not a gift card id.' }) });
 const businessParams = z.object({ businessId: z.uuid({ error: 'That is not a business id.' }) });
@@ -72,11 +73,18 @@ export const giftCardRoutes: FastifyPluginAsyncZod<CatalogueDeps> = async (app, 
       },
       // The page is kept compressed ahead; the compression plugin must not touch it again.
       compress: false,
+      // A URL answered before whose page is still kept is answered here, before its query is parsed and
+      // checked again and the handler runs (issue 14); the app's own hooks (headers, request id) ran.
+      onRequest: (request, reply, done) => {
+        const kept = catalogue.keptFor(request.url);
+        if (kept) sendPrepared(request, reply, kept, JSON_CONTENT_TYPE);
+        else done();
+      },
     },
     async (request, reply) => {
-      const page = await cards.catalogueResponse(deps, catalogue, request.query);
+      const page = await cards.catalogueResponse(deps, catalogue, request.query, request.url);
       // Already serialized (and checked against giftCardPageSchema): the bytes go out as they are.
-      return sendPrepared(request, reply, page, 'application/json; charset=utf-8');
+      return sendPrepared(request, reply, page, JSON_CONTENT_TYPE);
     },
   );
 

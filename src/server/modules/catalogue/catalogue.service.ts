@@ -204,12 +204,15 @@ export async function listCatalogue(deps: CardDeps, query: CatalogueQuery): Prom
 
 /**
  * The catalogue page as bytes ready to send (issue 14): from the cache when it has it, else read, checked
- * against the API's schema (as the serializer would) and kept. Same query, same bytes, same ETag.
+ * against the API's schema (as the serializer would) and kept. Same query, same bytes, same ETag. The
+ * request's URL is remembered with its page, so the next request for it is answered by `cache.keptFor`
+ * before its query is read again.
  */
-export function catalogueResponse(
+export async function catalogueResponse(
   deps: CardDeps,
   cache: CatalogueCache,
   query: CatalogueQuery,
+  url: string,
 ): Promise<PreparedBody> {
   const key = JSON.stringify([
     query.limit,
@@ -217,9 +220,11 @@ export function catalogueResponse(
     query.q?.trim() ?? '',
     query.businessId ?? '',
   ]);
-  return cache.get(key, async () =>
+  const page = await cache.get(key, async () =>
     JSON.stringify(giftCardPageSchema.parse(await listCatalogue(deps, query))),
   );
+  cache.remember(url, key);
+  return page;
 }
 
 /** A business's own cards, stopped ones included (only that business may ask). */
