@@ -148,7 +148,8 @@ describe('GET /api/v1/gift-cards from the cache', () => {
     const url = `${catalogueOf(owner)}&limit=5`;
     const first = await a.app.inject({ method: 'GET', url });
     expect(first.statusCode, first.body).toBe(200);
-    // The second ask keeps the page (if the first came before this instance listened); the third finds it by its URL.
+    // The second ask keeps the page (if the first came before this instance listened); the third finds it by
+    // its URL, in the route's onRequest hook.
     await a.app.inject({ method: 'GET', url });
     const third = await a.app.inject({ method: 'GET', url, headers: { 'x-request-id': 'till-42' } });
     const others = (headers: Record<string, unknown>) => {
