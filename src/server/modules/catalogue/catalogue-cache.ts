@@ -96,9 +96,13 @@ export class CatalogueCache {
     return key === undefined ? undefined : this.entries.get(key);
   }
 
-  /** Notes that `url` asks for the page under `key` (only short URLs: a long one is rarely asked twice). */
+  /**
+   * Notes that `url` asks for the page under `key` (only short URLs: a long one is rarely asked twice). A URL
+   * noted already is left as it is: it is asked the long way again after every change, and writing it again
+   * each time would only churn the map.
+   */
   remember(url: string, key: string): void {
-    if (url.length <= MAX_REMEMBERED_URL) this.urls.set(url, key);
+    if (url.length <= MAX_REMEMBERED_URL && this.urls.get(url) !== key) this.urls.set(url, key);
   }
 
   /** Drops every page; reads under way when this is called are not kept. */
