@@ -184,3 +184,22 @@ export async function holdFiles(
 export async function holdAppCode(page: Page): Promise<() => void> {
   return (await holdFiles(page, /\/assets\/start-[^/]*\.js$/)).release;
 }
+
+/**
+ * Lets the test make React slow to commit, as on a busy phone: while `slow` is on, every task React's scheduler
+ * posts (through a MessageChannel) is delivered `ms` later. Installed before the page's first byte.
+ */
+export async function reactCommitsDelay(page: Page, ms: number) {
+  await page.addInitScript((delay) => {
+    const win = window as unknown as { slowCommits: boolean };
+    win.slowCommits = false;
+    const post = MessagePort.prototype.postMessage;
+    MessagePort.prototype.postMessage = function (this: MessagePort, ...args: unknown[]) {
+      const send = () => (post as (...a: unknown[]) => void).apply(this, args);
+      if (win.slowCommits) setTimeout(send, delay);
+      else send();
+    };
+  }, ms);
+  return (slow: boolean) =>
+    page.evaluate((on) => ((window as unknown as { slowCommits: boolean }).slowCommits = on), slow);
+}

@@ -1,6 +1,14 @@
 import { expect, request as playwrightRequest, test, type Page } from '@playwright/test';
 import { makeNuban } from '../../src/shared/wallet/banks';
-import { businessInput, DEFAULT_PASSWORD, logInViaForm, userInput } from './support';
+import {
+  businessInput,
+  DEFAULT_PASSWORD,
+  logInViaApi,
+  logInViaForm,
+  reactCommitsDelay,
+  registerViaApi,
+  userInput,
+} from './support';
 
 /** A business that has sold a ₦20,000 card: a user bought it through the sandbox checkout and its webhook. */
 async function businessWithSales(baseURL: string) {
@@ -38,7 +46,13 @@ async function setPin(page: Page, pin: string) {
   await form.getByLabel('New PIN').fill(pin);
   await form.getByLabel('Confirm PIN').fill(pin);
   await form.getByRole('button', { name: 'Create PIN' }).click();
-  await page.getByRole('dialog').filter({ hasText: /PIN/ }).getByRole('button', { name: 'OK' }).click();
+  // The message comes after the form's own dialog has closed, so it has the focus (Enter or Space answers it):
+  // shown while that modal was still open, it was out of reach, and the focus went back to the page.
+  const ok = page.getByRole('dialog').filter({ hasText: 'Transaction PIN created' }).getByRole('button', {
+    name: 'OK',
+  });
+  await expect(ok).toBeFocused();
+  await ok.click();
 }
 
 test('a business with sales sets a PIN, adds a bank account, withdraws and sees it paid; wrong PIN and too much are refused', async ({
@@ -79,10 +93,10 @@ test('a business with sales sets a PIN, adds a bank account, withdraws and sees 
 
   await withdraw.getByLabel('Transaction PIN').fill('2580');
   await withdraw.getByRole('button', { name: 'Process Payment' }).click();
-  await expect(
-    page.getByRole('dialog').filter({ hasText: 'Withdrawal of ₦5,000.00 requested' }),
-  ).toBeVisible();
-  await page.getByRole('dialog').filter({ hasText: 'requested' }).getByRole('button', { name: 'OK' }).click();
+  const requested = page.getByRole('dialog').filter({ hasText: 'Withdrawal of ₦5,000.00 requested' });
+  await expect(requested.getByRole('button', { name: 'OK' })).toBeFocused();
+  await requested.getByRole('button', { name: 'OK' }).click();
+  await expect(requested).toBeHidden();
   await expect(page.getByText('₦15,000.00', { exact: true }).first()).toBeVisible();
 
   const history = page.getByRole('region', { name: 'Withdrawal History' });
@@ -94,4 +108,26 @@ test('a business with sales sets a PIN, adds a bank account, withdraws and sees 
   await page.setViewportSize({ width: 375, height: 812 });
   await page.getByRole('button', { name: 'Withdraw' }).click();
   await page.screenshot({ path: 'test-results/withdraw-dialog-375.png' });
+});
+
+test('the message after a dialog has the focus even when the page is slow to close the dialog', async ({
+  page,
+}) => {
+  // A done message follows the dialog its form was in. React closes that dialog at its next commit; when the
+  // message came first, the still-open modal made it unreachable: no focus on OK, so Enter could not answer it.
+  const slowCommits = await reactCommitsDelay(page, 400);
+  const business = await registerViaApi(page, 'business');
+  await logInViaApi(page, 'business', business.email);
+  await page.getByRole('link', { name: /Set transaction pin/ }).click();
+  const form = page.getByRole('dialog', { name: 'Create transaction PIN' });
+  await form.getByLabel('New PIN').fill('2580');
+  await form.getByLabel('Confirm PIN').fill('2580');
+  await slowCommits(true);
+  await form.getByRole('button', { name: 'Create PIN' }).click();
+  const message = page.getByRole('dialog').filter({ hasText: 'Transaction PIN created' });
+  await expect(message.getByRole('button', { name: 'OK' })).toBeFocused();
+  await slowCommits(false);
+  await page.keyboard.press('Enter');
+  await expect(message).toBeHidden();
+  await expect(form).toBeHidden();
 });

@@ -8,7 +8,19 @@ import { buttonClass } from './button';
  */
 async function swal() {
   const { default: Swal } = await import('sweetalert2');
+  closeNativeModals();
   return Swal;
+}
+
+/**
+ * Every message here follows a native modal <dialog> that its caller has just closed through React state,
+ * which closes the element only at React's next commit; the import above can finish first. While that modal
+ * is open, everything outside it is inert, SweetAlert2's dialog too: its OK button cannot take the focus,
+ * and when the modal closes the focus goes back to the button that opened it, behind the message. So close
+ * it now. Its close event tells its owner, as Escape would. No message here is meant to sit over a modal.
+ */
+function closeNativeModals() {
+  for (const dialog of document.querySelectorAll<HTMLDialogElement>('dialog:modal')) dialog.close();
 }
 
 /** Icon colours from the product's palette (emerald for done, red for failed, amber for careful). */
