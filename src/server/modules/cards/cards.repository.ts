@@ -34,25 +34,40 @@ export interface CardToIssue {
 
 /**
  * New cards as a CTE (`issued_card`) of the statement that completes their sales (issue 14: the sale's writes in
- * one round trip; many sales at once, ADR 027, the values as arrays). A card is its own issue (ADR 039): written
- * at its whole value with no activity, it needs no check at commit, and its history shows the issue read from it.
+ * one round trip; many sales at once, ADR 027, the values as arrays that `issuedCardValues` fills in, built once
+ * with that statement). A card is its own issue (ADR 039): written at its whole value with no activity, it needs
+ * no check at commit, and its history shows the issue read from it.
  */
-export function issuedCardCtes(cards: CardToIssue[]): SQL {
-  const column = <T>(pick: (card: CardToIssue) => T) => sql.param(cards.map(pick));
-  return sql`
+export const issuedCardCtes: SQL = sql`
     issued_card AS (
       INSERT INTO ${purchasedCards} (id, owner_id, gift_card_id, business_id, order_id, initial_value, balance,
                                      currency, code_hash, code_ciphertext, code_last4, expires_at)
       SELECT c.id, c.owner_id, c.gift_card_id, c.business_id, c.order_id, c.amount, c.amount, c.currency,
              c.code_hash, c.code_ciphertext, c.code_last4, now() + make_interval(months => c.validity_months)
-        FROM unnest(${column((c) => c.id)}::uuid[], ${column((c) => c.ownerId)}::uuid[],
-                    ${column((c) => c.giftCardId)}::uuid[], ${column((c) => c.businessId)}::uuid[],
-                    ${column((c) => c.orderId)}::uuid[], ${column((c) => c.amount.toString())}::bigint[],
-                    ${column((c) => c.currency)}::text[], ${column((c) => c.code.hash)}::text[],
-                    ${column((c) => c.code.ciphertext)}::text[], ${column((c) => c.code.last4)}::text[],
-                    ${column((c) => c.validityMonths)}::int[])
+        FROM unnest(${sql.placeholder('cardIds')}::uuid[], ${sql.placeholder('cardOwnerIds')}::uuid[],
+                    ${sql.placeholder('cardGiftCardIds')}::uuid[], ${sql.placeholder('cardBusinessIds')}::uuid[],
+                    ${sql.placeholder('cardOrderIds')}::uuid[], ${sql.placeholder('cardAmounts')}::bigint[],
+                    ${sql.placeholder('cardCurrencies')}::text[], ${sql.placeholder('cardCodeHashes')}::text[],
+                    ${sql.placeholder('cardCodeCiphertexts')}::text[], ${sql.placeholder('cardCodeLast4s')}::text[],
+                    ${sql.placeholder('cardValidityMonths')}::int[])
              AS c(id, owner_id, gift_card_id, business_id, order_id, amount, currency, code_hash,
                   code_ciphertext, code_last4, validity_months))`;
+
+/** `issuedCardCtes`' values for these cards. */
+export function issuedCardValues(cards: CardToIssue[]): Record<string, unknown[]> {
+  return {
+    cardIds: cards.map((c) => c.id),
+    cardOwnerIds: cards.map((c) => c.ownerId),
+    cardGiftCardIds: cards.map((c) => c.giftCardId),
+    cardBusinessIds: cards.map((c) => c.businessId),
+    cardOrderIds: cards.map((c) => c.orderId),
+    cardAmounts: cards.map((c) => c.amount.toString()),
+    cardCurrencies: cards.map((c) => c.currency),
+    cardCodeHashes: cards.map((c) => c.code.hash),
+    cardCodeCiphertexts: cards.map((c) => c.code.ciphertext),
+    cardCodeLast4s: cards.map((c) => c.code.last4),
+    cardValidityMonths: cards.map((c) => c.validityMonths),
+  };
 }
 
 export type CardRow = typeof purchasedCards.$inferSelect;

@@ -26,6 +26,7 @@ import {
   findPurchasedCard,
   type HeldCardFilter,
   issuedCardCtes,
+  issuedCardValues,
   type CardToIssue,
   listActivityViews,
   listPurchasedCards,
@@ -142,10 +143,13 @@ export function cardToIssue(codes: CodeVault, input: Omit<CardToIssue, 'code' | 
 
 /**
  * Bought cards as CTEs of the statement that completes their sales (many at once, ADR 027): each with its
- * expiry (the design's validity from now, if it has one) and its first activity.
+ * expiry (the design's validity from now, if it has one) and its first activity. Fixed SQL, built once with
+ * that statement; `cardsIssuedValues` gives the cards' values for it.
  */
-export function cardsIssued(cards: CardToIssue[]): SQL {
-  return issuedCardCtes(cards);
+export const cardsIssued: SQL = issuedCardCtes;
+
+export function cardsIssuedValues(cards: CardToIssue[]): Record<string, unknown[]> {
+  return issuedCardValues(cards);
 }
 
 /**

@@ -1,5 +1,5 @@
 import { and, count, desc, eq, inArray, isNull, lte, sql, type SQL } from 'drizzle-orm';
-import type { Db, DbOrTx } from '../../db/client';
+import { sqlBuiltOnce, type Db, type DbOrTx } from '../../db/client';
 import { accounts } from '../../db/schema/accounts';
 import { mailOutbox, notifications, type MailContentColumn } from '../../db/schema/notifications';
 
@@ -43,29 +43,40 @@ export interface AccountMailRow {
 
 /**
  * Notifications and the mails that go with them as CTEs (`noticed`, `mailed`) of a statement that another room
- * writes: issue 14, an event and the news of it in one round trip.
+ * writes: issue 14, an event and the news of it in one round trip. Fixed SQL, built once with that statement:
+ * `notificationValues` gives the rows as the JSON records its placeholders take.
  */
-export function notificationCtes(rows: NewNotificationRow[], mails: AccountMailRow[]): SQL {
-  const notificationRecords = notificationRecordsJson(rows);
+export const notificationCtes: SQL = sql`
+    noticed AS (
+      INSERT INTO ${notifications} (account_id, kind, title, body, link)
+      SELECT account_id, kind, title, body, link
+        FROM jsonb_to_recordset(${sql.placeholder('noticeRecords')}::jsonb)
+          AS n(account_id uuid, kind text, title text, body text, link text)),
+    mailed AS (
+      INSERT INTO ${mailOutbox} (kind, to_address, account_id, subject, content)
+      SELECT m.kind, a.email, m.account_id, m.subject, m.content
+        FROM jsonb_to_recordset(${sql.placeholder('mailRecords')}::jsonb)
+          AS m(account_id uuid, kind text, subject text, content jsonb)
+        JOIN ${accounts} a ON a.id = m.account_id)`;
+
+/** `notificationCtes`' values for these notifications and mails. */
+export function notificationValues(
+  rows: NewNotificationRow[],
+  mails: AccountMailRow[],
+): Record<string, string> {
   const mailRecords = mails.map((m) => ({
     account_id: m.accountId,
     kind: m.kind,
     subject: m.subject,
     content: m.content,
   }));
-  return sql`
-    noticed AS (
-      INSERT INTO ${notifications} (account_id, kind, title, body, link)
-      SELECT account_id, kind, title, body, link
-        FROM jsonb_to_recordset(${notificationRecords}::jsonb)
-          AS n(account_id uuid, kind text, title text, body text, link text)),
-    mailed AS (
-      INSERT INTO ${mailOutbox} (kind, to_address, account_id, subject, content)
-      SELECT m.kind, a.email, m.account_id, m.subject, m.content
-        FROM jsonb_to_recordset(${JSON.stringify(mailRecords)}::jsonb)
-          AS m(account_id uuid, kind text, subject text, content jsonb)
-        JOIN ${accounts} a ON a.id = m.account_id)`;
+  return { noticeRecords: notificationRecordsJson(rows), mailRecords: JSON.stringify(mailRecords) };
 }
+
+const notificationsWithMails = sqlBuiltOnce(
+  'notifications_with_mails',
+  () => sql`WITH ${notificationCtes} SELECT 1`,
+);
 
 /**
  * Notifications and the mails that go with them in one statement (issue 14: one round trip instead of three
@@ -76,7 +87,7 @@ export async function insertNotificationsWithMails(
   rows: NewNotificationRow[],
   mails: AccountMailRow[],
 ): Promise<void> {
-  await db.execute(sql`WITH ${notificationCtes(rows, mails)} SELECT 1`);
+  await notificationsWithMails(db).execute(notificationValues(rows, mails));
 }
 
 // ── The account's list ──────────────────────────────────────────────────────────────────────────────────

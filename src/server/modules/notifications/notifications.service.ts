@@ -21,6 +21,7 @@ import {
   listNotifications,
   notificationCtes,
   notificationRecordsJson,
+  notificationValues,
   listRecentMails,
   markNotificationsRead,
   type AccountMailRow,
@@ -78,11 +79,14 @@ export function notificationRecords(rows: Omit<NewNotification, 'mail'>[]): stri
 
 /**
  * The same notifications as parts of another room's statement: its CTEs. An event written in one statement
- * (no transaction round trips) carries its news with it.
+ * (no transaction round trips) carries its news with it. Fixed SQL, built once with that statement;
+ * `notificationsWrittenValues` gives the notifications' values for it.
  */
-export function notificationsWritten(rows: NewNotification[]): SQL {
+export const notificationsWritten: SQL = notificationCtes;
+
+export function notificationsWrittenValues(rows: NewNotification[]): Record<string, string> {
   const { written, mailed } = rowsOf(rows);
-  return notificationCtes(written, mailed);
+  return notificationValues(written, mailed);
 }
 
 /** Queues mail to any address (e.g. a gift's recipient who has no account yet), in the caller's transaction. */

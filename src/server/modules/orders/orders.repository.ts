@@ -1,5 +1,5 @@
 import { aliasedTable, and, eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
-import { batchRows, builtOnce, rowsByKey, type DbOrTx } from '../../db/client';
+import { batchRows, builtOnce, rowsByKey, sqlBuiltOnce, type DbOrTx } from '../../db/client';
 import { batchedLookup, batchedPerPool, perOwner } from '../../lib/batch';
 import { accounts } from '../../db/schema/accounts';
 import { gifts, purchasedCards } from '../../db/schema/cards';
@@ -228,7 +228,7 @@ export const findOrderForSale = batchedLookup<string, OrderForSale>(async (db, r
 
 /**
  * Sales completed in one statement (issue 14: one round trip where four were; many orders at once, ADR 027):
- * the orders become paid, the other rooms' parts (CTEs: the sales' journal entries, the issued cards, the
+ * the orders become paid, the other rooms' parts (`ctes`: the sales' journal entries, the issued cards, the
  * news) are written with them, and `addToSoldCounts` (the catalogue's part, reading the CTE `counted` of
  * gift_card_id and sales) adds them to their cards' sold counts, one update per card for all its sales in
  * the statement. `written` is an SQL condition (e.g. whether every journal entry found its accounts); it is
@@ -238,49 +238,66 @@ export const findOrderForSale = batchedLookup<string, OrderForSale>(async (db, r
  * path. No two statements of one instance share an order (the batcher's keys); two instances' statements
  * that wait on each other's orders or cards in a circle are refused by PostgreSQL as a deadlock, and the
  * batcher tries each of their sales alone.
+ *
+ * The parts are fixed SQL with placeholders, so the statement is built once, under `name`, and each run only
+ * fills in the sales' values (the parts' `values`, given by their rooms) and the orders paid.
  */
-export async function completeSales(
+export function salesStatement(
+  name: string,
+  parts: { ctes: SQL[]; written: SQL; addToSoldCounts: SQL; asRead: boolean },
+): (
   db: DbOrTx,
   sales: { orderId: string; paidAt: Date }[],
-  parts: SQL[],
-  written: SQL,
-  addToSoldCounts: SQL,
-  options: { asRead?: boolean } = {},
-): Promise<boolean> {
-  const answer = options.asRead
-    ? sql`refuse_unless((SELECT count(*) FROM paid) = ${sales.length}::int AND ${written},
-                        'a sale is no longer as it was read, or its ledger accounts are missing')`
-    : written;
-  const result = await db.execute<{ written: boolean }>(sql`
-    WITH ${sql.join(parts, sql`, `)},
-    paid AS (${paidOrders(sales, options.asRead ?? false)}),
-    counted AS (SELECT gift_card_id, count(*)::int AS sales FROM paid GROUP BY gift_card_id),
-    added AS (${addToSoldCounts})
-    SELECT ${answer} AS written`);
-  return result.rows[0]!.written;
+  values: Record<string, unknown>,
+) => Promise<boolean> {
+  const { ctes, written, addToSoldCounts, asRead } = parts;
+  const statement = sqlBuiltOnce(name, () => {
+    const answer = asRead
+      ? sql`refuse_unless((SELECT count(*) FROM paid) = cardinality(${sql.placeholder('paidIds')}::uuid[])
+                          AND ${written},
+                          'a sale is no longer as it was read, or its ledger accounts are missing')`
+      : written;
+    return sql`
+      WITH ${sql.join(ctes, sql`, `)},
+      paid AS (${paidOrders(asRead)}),
+      counted AS (SELECT gift_card_id, count(*)::int AS sales FROM paid GROUP BY gift_card_id),
+      added AS (${addToSoldCounts})
+      SELECT ${answer} AS written`;
+  });
+  return async (db, sales, values) => {
+    const result = await statement(db).execute({ ...values, ...paidOrderValues(sales) });
+    return (result.rows[0] as { written: boolean }).written;
+  };
 }
 
 /**
- * The orders of `sales` made paid (RETURNING id, gift_card_id); read without a lock, only while still pending.
- * Each order is found by its own look-up in `orders_pkey` (a lateral subquery that OFFSET 0 keeps the planner
- * from turning into a join; no LIMIT, which would leave the statement unprepared, `statementName`), then its
- * row by the address that look-up found (a TID scan): joined to the sales' ids, the statement's plan, made while
- * `orders` was small and not yet analyzed, scanned the whole table on every sale statement as it grew. A row
- * updated since the look-up is checked again as it is now (PostgreSQL re-reads it), and the status keeps an
- * order already paid from being paid twice.
+ * The orders of `paidOrderValues`' sales made paid (RETURNING id, gift_card_id); read without a lock, only while
+ * still pending. Each order is found by its own look-up in `orders_pkey` (a lateral subquery that OFFSET 0 keeps
+ * the planner from turning into a join), then its row by the address that look-up found (a TID scan): joined to
+ * the sales' ids, the statement's plan, made while `orders` was small and not yet analyzed, scanned the whole
+ * table on every sale statement as it grew. A row updated since the look-up is checked again as it is now
+ * (PostgreSQL re-reads it), and the status keeps an order already paid from being paid twice.
  */
-export function paidOrders(sales: { orderId: string; paidAt: Date }[], asRead: boolean): SQL {
+export function paidOrders(asRead: boolean): SQL {
   return sql`
       UPDATE ${orders} o SET status = 'paid', paid_at = found.paid_at, failure_reason = NULL
         FROM (SELECT row_of.ctid AS row_address, p.paid_at
-                FROM unnest(${sql.param(sales.map((s) => s.orderId))}::uuid[],
-                            ${sql.param(sales.map((s) => s.paidAt.toISOString()))}::timestamptz[]) AS p(id, paid_at)
+                FROM unnest(${sql.placeholder('paidIds')}::uuid[],
+                            ${sql.placeholder('paidAts')}::timestamptz[]) AS p(id, paid_at)
                 CROSS JOIN LATERAL (SELECT ctid FROM ${orders} WHERE id = p.id OFFSET 0) AS row_of) AS found
        WHERE o.ctid = found.row_address ${asRead ? sql`AND o.status = 'pending'` : sql``}
       RETURNING o.id, o.gift_card_id`;
 }
 
-/** Whether an error is `completeSales`'s refusal of sales no longer as read. */
+/** `paidOrders`' values: each sale's order and the time it was paid. */
+export function paidOrderValues(sales: { orderId: string; paidAt: Date }[]): Record<string, string[]> {
+  return {
+    paidIds: sales.map((s) => s.orderId),
+    paidAts: sales.map((s) => s.paidAt.toISOString()),
+  };
+}
+
+/** Whether an error is `salesStatement`'s refusal of sales no longer as read. */
 export function isSaleRefused(error: unknown): boolean {
   const cause = (error as { cause?: { code?: string } }).cause ?? (error as { code?: string });
   return cause?.code === 'ZG001';

@@ -21,7 +21,13 @@ import { pooledRandomBytes } from '../../lib/crypto';
 import { decodeCursor, encodeCursor } from '../../lib/cursor';
 import { publicUrl } from '../../lib/public-url';
 import { findAccount } from '../accounts/accounts.service';
-import { cardsIssued, cardToIssue, getSoldCard, type CodeVault } from '../cards/cards.service';
+import {
+  cardsIssued,
+  cardsIssuedValues,
+  cardToIssue,
+  getSoldCard,
+  type CodeVault,
+} from '../cards/cards.service';
 import { checkGiftRequest, sendBoughtGift } from '../cards/gifts.service';
 import { idempotencyConflict, isIdempotencyKeyTaken, voidCardForRefund } from '../cards/sold-cards.service';
 import {
@@ -30,14 +36,24 @@ import {
   soldCountsAdded,
   type DesignForSale,
 } from '../catalogue/catalogue.service';
-import { notificationsWritten, notify, type NewNotification } from '../notifications/notifications.service';
-import { recordFirstSale, recordRefund, saleEntries } from '../wallet/wallet.service';
+import {
+  notificationsWritten,
+  notificationsWrittenValues,
+  notify,
+  type NewNotification,
+} from '../notifications/notifications.service';
+import {
+  recordFirstSale,
+  recordRefund,
+  saleEntries,
+  saleEntryValuesOf,
+  type Sale,
+} from '../wallet/wallet.service';
 import type { WebhookHandler } from '../../plugins/webhooks';
 import type { PaymentEvent, PaymentProvider, StartPayment } from './payments/payment-provider';
 
 export { createPaymentProvider } from './payments/payments';
 import {
-  completeSales,
   findOrder,
   findOrderForSale,
   findOrderByIdempotencyKey,
@@ -47,6 +63,7 @@ import {
   listOrderSummaries,
   lockOrder,
   lockOrderByReference,
+  salesStatement,
   updateOrder,
   type OrderForSale,
   type OrderRow,
@@ -409,7 +426,7 @@ export async function confirmPayment(deps: PurchaseDeps, event: PaymentEvent): P
 
 /** What completing one sale writes: its ledger entry's sale, its card and (given the gift's fate) its news. */
 interface SaleWrites {
-  sale: Parameters<typeof saleEntries>[0][number];
+  sale: Sale;
   card: ReturnType<typeof cardToIssue>;
   news(gift: Awaited<ReturnType<typeof sendBoughtGift>> | null): NewNotification[];
 }
@@ -457,6 +474,33 @@ interface SaleAsRead {
 }
 
 /**
+ * A statement that completes sales (`salesStatement`), built once: their orders paid (`asRead`: as they were read,
+ * without a lock), journal entries, cards, sold counts and, `withNews`, news.
+ */
+function saleStatement(name: string, options: { asRead: boolean; withNews: boolean }) {
+  return salesStatement(name, {
+    ctes: [saleEntries.ctes, cardsIssued, ...(options.withNews ? [notificationsWritten] : [])],
+    written: saleEntries.written,
+    addToSoldCounts: soldCountsAdded(),
+    asRead: options.asRead,
+  });
+}
+
+/** Many plain sales as read; one sale on its locked order, or a gift's (whose news waits for the gift). */
+const salesAsRead = saleStatement('sales_as_read', { asRead: true, withNews: true });
+const saleLocked = saleStatement('sale_locked', { asRead: false, withNews: true });
+const giftSaleLocked = saleStatement('gift_sale_locked', { asRead: false, withNews: false });
+
+/** The values of the sales' statements for these sales: their entries, cards and (unless `news` is null) news. */
+function saleValues(writes: SaleWrites[], news: NewNotification[] | null): Record<string, unknown> {
+  return {
+    ...saleEntryValuesOf(writes.map((w) => w.sale)),
+    ...cardsIssuedValues(writes.map((w) => w.card)),
+    ...(news ? notificationsWrittenValues(news) : {}),
+  };
+}
+
+/**
  * The sales confirmed while others are being written go together: their orders paid, journal entries,
  * cards and news in one statement, which refuses as a whole (and each is then tried alone) when one of
  * them is no longer as read.
@@ -464,19 +508,9 @@ interface SaleAsRead {
 const completeSaleAsRead = batchedPerPool<SaleAsRead, true>((db) => ({
   keys: (sale) => [sale.orderId],
   run: async (sales) => {
-    const entries = saleEntries(sales.map((s) => s.writes.sale));
-    await completeSales(
-      db,
-      sales,
-      [
-        entries.ctes,
-        cardsIssued(sales.map((s) => s.writes.card)),
-        notificationsWritten(sales.flatMap((s) => s.writes.news(null))),
-      ],
-      entries.written,
-      soldCountsAdded(),
-      { asRead: true },
-    );
+    const writes = sales.map((s) => s.writes);
+    const news = writes.flatMap((w) => w.news(null));
+    await salesAsRead(db, sales, saleValues(writes, news));
     return sales.map(() => true as const);
   },
 }));
@@ -544,19 +578,12 @@ async function applyConfirmation(
 
     const paidAt = new Date();
     const writes = saleWrites(deps, locked, paidAt);
-    const entry = saleEntries([writes.sale]);
     // The order paid, its journal entry, its card, its sold count and (unless it is a gift, whose news waits
     // for the gift) its news in one statement.
-    const entryWritten = await completeSales(
+    const entryWritten = await (order.gift ? giftSaleLocked : saleLocked)(
       tx,
       [{ orderId: order.id, paidAt }],
-      [
-        entry.ctes,
-        cardsIssued([writes.card]),
-        ...(order.gift ? [] : [notificationsWritten(writes.news(null))]),
-      ],
-      entry.written,
-      soldCountsAdded(),
+      saleValues([writes], order.gift ? null : writes.news(null)),
     );
     // Before a business's (or a currency's) first sale its ledger accounts are made, then the entry posted.
     if (!entryWritten) await recordFirstSale(tx, writes.sale);

@@ -19,8 +19,8 @@ import { sandboxSecret } from './payments/payments';
 import { deliverDueSandboxWebhooks, SANDBOX_TEST_CARDS, signSandbox } from './payments/sandbox.provider';
 import { createCodeVault } from '../cards/code-vault';
 import { soldCountsAdded } from '../catalogue/catalogue.service';
-import { saleEntries } from '../wallet/wallet.service';
-import { completeSales, isSaleRefused } from './orders.repository';
+import { saleEntries, saleEntryValuesOf } from '../wallet/wallet.service';
+import { isSaleRefused, salesStatement } from './orders.repository';
 
 /**
  * Buying a gift card over /api/v1 against the real PostgreSQL: the order, the sandbox checkout form, the
@@ -205,6 +205,14 @@ async function postingsOf(reference: string) {
     [reference],
   );
 }
+
+/** Sales as read with their journal entries alone (no cards, no news), built once like the app's. */
+const entriesAsRead = salesStatement('orders_test_entries_as_read', {
+  ctes: [saleEntries.ctes],
+  written: saleEntries.written,
+  addToSoldCounts: soldCountsAdded(),
+  asRead: true,
+});
 
 describe('buying a gift card, end to end', () => {
   it('order → checkout → signed webhook: the buyer owns a card with a secret code, the business is paid', async () => {
@@ -959,17 +967,12 @@ describe('payment confirmations (the sandbox webhook)', () => {
       fee: 0n,
       currency: 'NGN',
     });
-    const complete = (orders: Order[]) => {
-      const entries = saleEntries(orders.map(sale));
-      return completeSales(
+    const complete = (orders: Order[]) =>
+      entriesAsRead(
         t.database.db,
         orders.map((o) => ({ orderId: o.id, paidAt: new Date() })),
-        [entries.ctes],
-        entries.written,
-        soldCountsAdded(),
-        { asRead: true },
+        saleEntryValuesOf(orders.map(sale)),
       );
-    };
     const refusal = await complete([pending, paid]).catch((error: unknown) => error);
     expect(isSaleRefused(refusal)).toBe(true);
     expect((await traces(pending.id)).order!.status).toBe('pending');

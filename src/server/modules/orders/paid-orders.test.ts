@@ -2,13 +2,19 @@ import { sql } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { describe, expect, it } from 'vitest';
 import { genericPlan, onFreshCopy } from '../../../../tests/fixtures/plans';
-import { paidOrders } from './orders.repository';
+import { sqlBuiltOnce } from '../../db/client';
+import { paidOrders, paidOrderValues } from './orders.repository';
 
 /** The sale statement's `paid` part alone, as text with $n parameters. */
 function paidStatement(asRead: boolean): string {
-  const part = paidOrders([{ orderId: crypto.randomUUID(), paidAt: new Date() }], asRead);
-  return new PgDialect().sqlToQuery(sql`WITH paid AS (${part}) SELECT count(*) FROM paid`).sql;
+  return new PgDialect().sqlToQuery(sql`WITH paid AS (${paidOrders(asRead)}) SELECT count(*) FROM paid`).sql;
 }
+
+/** The part alone on orders read without a lock, built once; it answers the orders it made paid. */
+const paidAsRead = sqlBuiltOnce(
+  'paid_orders_test_as_read',
+  () => sql`WITH paid AS (${paidOrders(true)}) SELECT id FROM paid`,
+);
 
 const ONE_PENDING = `INSERT INTO orders (id, reference, buyer_id, gift_card_id, business_id, amount, currency,
                                          status, provider)
@@ -35,14 +41,14 @@ describe('the orders a sale statement makes paid (issue 14)', () => {
         { orderId: pending!.id, paidAt },
         { orderId: crypto.randomUUID(), paidAt },
       ];
-      const first = await tx.execute(sql`WITH paid AS (${paidOrders(sales, true)}) SELECT id FROM paid`);
+      const first = await paidAsRead(tx).execute(paidOrderValues(sales));
       expect(first.rows).toEqual([{ id: pending!.id }]);
       const row = await tx.execute(
         sql`SELECT status, paid_at = ${paidAt.toISOString()}::timestamptz AS at_that_time FROM orders`,
       );
       expect(row.rows).toEqual([{ status: 'paid', at_that_time: true }]);
       // Read again as pending, it is paid already: nothing.
-      const again = await tx.execute(sql`WITH paid AS (${paidOrders(sales, true)}) SELECT id FROM paid`);
+      const again = await paidAsRead(tx).execute(paidOrderValues(sales));
       expect(again.rows).toEqual([]);
     });
   });

@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, registerAndLogin, type TestApp } from '../../../../tests/fixtures/test-app';
 import { fundedBusiness, TEST_PIN } from '../../../../tests/fixtures/wallet';
 import { createSandboxPayouts } from './payouts/sandbox-payouts';
-import type { DbOrTx } from '../../db/client';
-import { recordFirstSale, saleEntries } from './wallet.service';
+import { sqlBuiltOnce, type DbOrTx } from '../../db/client';
+import { recordFirstSale, saleEntries, saleEntryValuesOf } from './wallet.service';
 import { requestWithdrawal } from './withdrawals.service';
 
 let t: TestApp;
@@ -27,12 +27,14 @@ async function postingsOf(reference: string) {
 type Sale = Parameters<typeof recordFirstSale>[1];
 
 /** A sale's entry as a confirmation writes it: in its statement (here alone), or made first when it found no accounts. */
+const saleEntry = sqlBuiltOnce(
+  'first_use_test_sale_entry',
+  () => sql`WITH ${saleEntries.ctes} SELECT ${saleEntries.written} AS written`,
+);
+
 async function recordSale(tx: DbOrTx, sale: Sale): Promise<void> {
-  const entry = saleEntries([sale]);
-  const result = await tx.execute<{ written: boolean }>(
-    sql`WITH ${entry.ctes} SELECT ${entry.written} AS written`,
-  );
-  if (!result.rows[0]!.written) await recordFirstSale(tx, sale);
+  const result = await saleEntry(tx).execute(saleEntryValuesOf([sale]));
+  if (!(result.rows[0] as { written: boolean }).written) await recordFirstSale(tx, sale);
 }
 
 /**

@@ -166,18 +166,16 @@ export async function postEntry(
  * → platform revenue, the three accounts looked up by kind inside it. A sale whose accounts do not all exist
  * yet (the first sale of a business or currency) gets no entry, and `written` (an SQL condition: every sale
  * got its entry) is false: the caller creates them and posts in the same transaction, or completes that sale
- * on its own (ADR 027). The values go as arrays (issue 14: one statement for many sales, its text the same
- * for any number of them).
+ * on its own (ADR 027). The values go as arrays, one element per sale, from placeholders that
+ * `saleEntryValues` fills (issue 14: one statement for many sales, built once, its text the same for any
+ * number of them).
  */
-export function saleEntryCtes(
-  sales: { reference: string; businessId: string; currency: string; amount: bigint; fee: bigint }[],
-): { ctes: SQL; written: SQL } {
-  const column = <T>(pick: (sale: (typeof sales)[number]) => T) => sql.param(sales.map(pick));
-  const ctes = sql`
+export const saleEntryCtes: { ctes: SQL; written: SQL } = {
+  ctes: sql`
     sale AS (
-      SELECT * FROM unnest(${column((s) => s.reference)}::text[], ${column((s) => s.businessId)}::uuid[],
-                           ${column((s) => s.currency)}::text[], ${column((s) => s.amount.toString())}::bigint[],
-                           ${column((s) => s.fee.toString())}::bigint[])
+      SELECT * FROM unnest(${sql.placeholder('saleReferences')}::text[], ${sql.placeholder('saleBusinessIds')}::uuid[],
+                           ${sql.placeholder('saleCurrencies')}::text[], ${sql.placeholder('saleAmounts')}::bigint[],
+                           ${sql.placeholder('saleFees')}::bigint[])
                AS s(reference, business_id, currency, amount, fee)),
     sale_account AS (
       SELECT s.reference, a.id, a.kind::text AS kind
@@ -202,8 +200,21 @@ export function saleEntryCtes(
       SELECT e.id, l.id, l.amount, l.currency
         FROM sale_entry e JOIN sale_line l ON l.reference = e.reference
        WHERE l.amount <> 0
-      RETURNING entry_id)`;
-  return { ctes, written: sql`((SELECT count(*) FROM sale_entry) = ${sales.length}::int)` };
+      RETURNING entry_id)`,
+  written: sql`((SELECT count(*) FROM sale_entry) = (SELECT count(*) FROM sale))`,
+};
+
+/** `saleEntryCtes`' values for these sales (their references differ: one order each). */
+export function saleEntryValues(
+  sales: { reference: string; businessId: string; currency: string; amount: bigint; fee: bigint }[],
+): Record<string, unknown[]> {
+  return {
+    saleReferences: sales.map((s) => s.reference),
+    saleBusinessIds: sales.map((s) => s.businessId),
+    saleCurrencies: sales.map((s) => s.currency),
+    saleAmounts: sales.map((s) => s.amount.toString()),
+    saleFees: sales.map((s) => s.fee.toString()),
+  };
 }
 
 /** The postings of the journal entry with this reference (empty when there is none). */

@@ -16,6 +16,7 @@ import {
   ownedAccountBalance,
   postEntry,
   saleEntryCtes,
+  saleEntryValues,
 } from './ledger.repository';
 
 /**
@@ -64,10 +65,13 @@ export async function walletBalance(db: DbOrTx, businessId: string, currency: st
  * platform fee (→ platform revenue). The reference is unique, so the same order can never be credited twice.
  * The three accounts exist after the first sale, so the entries are CTEs of the statement that completes the
  * sales (issue 14; many at once, ADR 027), finding them itself; when not every sale got its entry (`written`
- * false), `recordFirstSale` creates a sale's accounts and posts it in the same transaction.
+ * false), `recordFirstSale` creates a sale's accounts and posts it in the same transaction. Fixed SQL, built
+ * once with the statement it is part of; `saleEntryValuesOf` gives the sales' values for it.
  */
-export function saleEntries(sales: Sale[]): { ctes: SQL; written: SQL } {
-  return saleEntryCtes(sales.map((sale) => ({ ...sale, reference: saleReference(sale) })));
+export const saleEntries: { ctes: SQL; written: SQL } = saleEntryCtes;
+
+export function saleEntryValuesOf(sales: Sale[]): Record<string, unknown[]> {
+  return saleEntryValues(sales.map((sale) => ({ ...sale, reference: saleReference(sale) })));
 }
 
 export async function recordFirstSale(tx: DbOrTx, sale: Sale): Promise<void> {
@@ -86,7 +90,7 @@ export async function recordFirstSale(tx: DbOrTx, sale: Sale): Promise<void> {
   });
 }
 
-type Sale = { orderId: string; businessId: string; amount: bigint; fee: bigint; currency: string };
+export type Sale = { orderId: string; businessId: string; amount: bigint; fee: bigint; currency: string };
 const saleReference = (sale: Pick<Sale, 'orderId'>) => `order:${sale.orderId}`;
 
 /** The business's wallet as its Wallet page shows it: balance (from the ledger) and set-up steps. */
