@@ -186,8 +186,8 @@ export async function holdAppCode(page: Page): Promise<() => void> {
 }
 
 /**
- * Lets the test make React slow to commit, as on a busy phone: while `slow` is on, every task React's scheduler
- * posts (through a MessageChannel) is delivered `ms` later. Installed before the page's first byte.
+ * Lets the test make React slow to commit, as on a busy phone: while `slow` is on, every task React's
+ * scheduler posts (through a MessageChannel) is delivered `ms` later. Installed before the page's first byte.
  */
 export async function reactCommitsDelay(page: Page, ms: number) {
   await page.addInitScript((delay) => {

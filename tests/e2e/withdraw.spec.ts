@@ -46,8 +46,8 @@ async function setPin(page: Page, pin: string) {
   await form.getByLabel('New PIN').fill(pin);
   await form.getByLabel('Confirm PIN').fill(pin);
   await form.getByRole('button', { name: 'Create PIN' }).click();
-  // The message comes after the form's own dialog has closed, so it has the focus (Enter or Space answers it):
-  // shown while that modal was still open, it was out of reach, and the focus went back to the page.
+  // The message comes after the form's own dialog has closed, so it has the focus (Enter or Space answers
+  // it): shown while that modal was still open, it was out of reach, and the focus went back to the page.
   const ok = page.getByRole('dialog').filter({ hasText: 'Transaction PIN created' }).getByRole('button', {
     name: 'OK',
   });
@@ -114,7 +114,7 @@ test('the message after a dialog has the focus even when the page is slow to clo
   page,
 }) => {
   // A done message follows the dialog its form was in. React closes that dialog at its next commit; when the
-  // message came first, the still-open modal made it unreachable: no focus on OK, so Enter could not answer it.
+  // message came first, the still-open modal put it out of reach: OK had no focus, so Enter did not answer.
   const slowCommits = await reactCommitsDelay(page, 400);
   const business = await registerViaApi(page, 'business');
   await logInViaApi(page, 'business', business.email);

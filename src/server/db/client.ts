@@ -82,10 +82,10 @@ export function builtOnce<T extends object>(build: (db: DbOrTx) => T): (db: DbOr
 }
 
 /**
- * A statement written in SQL rather than with the query builder (CTEs that several rooms write into), built once
- * like `builtOnce`: `build` makes it from `sql.placeholder`s, and `execute(values)` fills them in and answers
- * node-postgres's result. Drizzle turned such a statement's parts into text on every run: the sales' statement,
- * about 15 µs of the app's CPU a purchase (issue 14).
+ * A statement written in SQL rather than with the query builder (CTEs that several rooms write into), built
+ * once like `builtOnce`: `build` makes it from `sql.placeholder`s, and `execute(values)` fills them in and
+ * answers node-postgres's result. Drizzle turned such a statement's parts into text on every run: for the
+ * sales' statement, about 14 µs a purchase in a CPU profile of the purchases' load (issue 14).
  */
 export function sqlBuiltOnce(
   name: string,

@@ -34,9 +34,9 @@ export interface CardToIssue {
 
 /**
  * New cards as a CTE (`issued_card`) of the statement that completes their sales (issue 14: the sale's writes in
- * one round trip; many sales at once, ADR 027, the values as arrays that `issuedCardValues` fills in, built once
- * with that statement). A card is its own issue (ADR 039): written at its whole value with no activity, it needs
- * no check at commit, and its history shows the issue read from it.
+ * one round trip; many sales at once, ADR 027, the values as arrays that `issuedCardValues` fills in, built
+ * once with that statement). A card is its own issue (ADR 039): written at its whole value with no activity,
+ * it needs no check at commit, and its history shows the issue read from it.
  */
 export const issuedCardCtes: SQL = sql`
     issued_card AS (
@@ -45,10 +45,13 @@ export const issuedCardCtes: SQL = sql`
       SELECT c.id, c.owner_id, c.gift_card_id, c.business_id, c.order_id, c.amount, c.amount, c.currency,
              c.code_hash, c.code_ciphertext, c.code_last4, now() + make_interval(months => c.validity_months)
         FROM unnest(${sql.placeholder('cardIds')}::uuid[], ${sql.placeholder('cardOwnerIds')}::uuid[],
-                    ${sql.placeholder('cardGiftCardIds')}::uuid[], ${sql.placeholder('cardBusinessIds')}::uuid[],
+                    ${sql.placeholder('cardGiftCardIds')}::uuid[],
+                    ${sql.placeholder('cardBusinessIds')}::uuid[],
                     ${sql.placeholder('cardOrderIds')}::uuid[], ${sql.placeholder('cardAmounts')}::bigint[],
-                    ${sql.placeholder('cardCurrencies')}::text[], ${sql.placeholder('cardCodeHashes')}::text[],
-                    ${sql.placeholder('cardCodeCiphertexts')}::text[], ${sql.placeholder('cardCodeLast4s')}::text[],
+                    ${sql.placeholder('cardCurrencies')}::text[],
+                    ${sql.placeholder('cardCodeHashes')}::text[],
+                    ${sql.placeholder('cardCodeCiphertexts')}::text[],
+                    ${sql.placeholder('cardCodeLast4s')}::text[],
                     ${sql.placeholder('cardValidityMonths')}::int[])
              AS c(id, owner_id, gift_card_id, business_id, order_id, amount, currency, code_hash,
                   code_ciphertext, code_last4, validity_months))`;

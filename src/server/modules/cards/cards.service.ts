@@ -143,8 +143,8 @@ export function cardToIssue(codes: CodeVault, input: Omit<CardToIssue, 'code' | 
 
 /**
  * Bought cards as CTEs of the statement that completes their sales (many at once, ADR 027): each with its
- * expiry (the design's validity from now, if it has one) and its first activity. Fixed SQL, built once with
- * that statement; `cardsIssuedValues` gives the cards' values for it.
+ * expiry (the design's validity from now, if it has one) and no activity (ADR 039: a card is its own issue).
+ * Fixed SQL, built once with that statement; `cardsIssuedValues` gives the cards' values for it.
  */
 export const cardsIssued: SQL = issuedCardCtes;
 

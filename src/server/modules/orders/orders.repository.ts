@@ -271,12 +271,13 @@ export function salesStatement(
 }
 
 /**
- * The orders of `paidOrderValues`' sales made paid (RETURNING id, gift_card_id); read without a lock, only while
- * still pending. Each order is found by its own look-up in `orders_pkey` (a lateral subquery that OFFSET 0 keeps
- * the planner from turning into a join), then its row by the address that look-up found (a TID scan): joined to
- * the sales' ids, the statement's plan, made while `orders` was small and not yet analyzed, scanned the whole
- * table on every sale statement as it grew. A row updated since the look-up is checked again as it is now
- * (PostgreSQL re-reads it), and the status keeps an order already paid from being paid twice.
+ * The orders of `paidOrderValues`' sales made paid (RETURNING id, gift_card_id); read without a lock, only
+ * while still pending. Each order is found by its own look-up in `orders_pkey` (a lateral subquery that
+ * OFFSET 0 keeps the planner from turning into a join), then its row by the address that look-up found (a TID
+ * scan): joined to the sales' ids, the statement's plan, made while `orders` was small and not yet analyzed,
+ * scanned the whole table on every sale statement as it grew. A row updated since the look-up is checked
+ * again as it is now (PostgreSQL re-reads it), and the status keeps an order already paid from being paid
+ * twice.
  */
 export function paidOrders(asRead: boolean): SQL {
   return sql`

@@ -474,10 +474,10 @@ interface SaleAsRead {
 }
 
 /**
- * A statement that completes sales (`salesStatement`), built once: their orders paid (`asRead`: as they were read,
- * without a lock), journal entries, cards, sold counts and, `withNews`, news.
+ * A statement that completes sales (`salesStatement`), built once: their orders paid (`asRead`: as they were
+ * read, without a lock), journal entries, cards, sold counts and, `withNews`, news.
  */
-function saleStatement(name: string, options: { asRead: boolean; withNews: boolean }) {
+function statementCompletingSales(name: string, options: { asRead: boolean; withNews: boolean }) {
   return salesStatement(name, {
     ctes: [saleEntries.ctes, cardsIssued, ...(options.withNews ? [notificationsWritten] : [])],
     written: saleEntries.written,
@@ -487,11 +487,11 @@ function saleStatement(name: string, options: { asRead: boolean; withNews: boole
 }
 
 /** Many plain sales as read; one sale on its locked order, or a gift's (whose news waits for the gift). */
-const salesAsRead = saleStatement('sales_as_read', { asRead: true, withNews: true });
-const saleLocked = saleStatement('sale_locked', { asRead: false, withNews: true });
-const giftSaleLocked = saleStatement('gift_sale_locked', { asRead: false, withNews: false });
+const salesAsRead = statementCompletingSales('sales_as_read', { asRead: true, withNews: true });
+const saleLocked = statementCompletingSales('sale_locked', { asRead: false, withNews: true });
+const giftSaleLocked = statementCompletingSales('gift_sale_locked', { asRead: false, withNews: false });
 
-/** The values of the sales' statements for these sales: their entries, cards and (unless `news` is null) news. */
+/** The sales' statements' values for these sales: their entries, cards and (unless `news` is null) news. */
 function saleValues(writes: SaleWrites[], news: NewNotification[] | null): Record<string, unknown> {
   return {
     ...saleEntryValuesOf(writes.map((w) => w.sale)),

@@ -26,12 +26,12 @@ async function postingsOf(reference: string) {
 
 type Sale = Parameters<typeof recordFirstSale>[1];
 
-/** A sale's entry as a confirmation writes it: in its statement (here alone), or made first when it found no accounts. */
 const saleEntry = sqlBuiltOnce(
   'first_use_test_sale_entry',
   () => sql`WITH ${saleEntries.ctes} SELECT ${saleEntries.written} AS written`,
 );
 
+/** A sale's entry as a confirmation writes it: in its statement (here alone), or made first when it found no accounts. */
 async function recordSale(tx: DbOrTx, sale: Sale): Promise<void> {
   const result = await saleEntry(tx).execute(saleEntryValuesOf([sale]));
   if (!(result.rows[0] as { written: boolean }).written) await recordFirstSale(tx, sale);

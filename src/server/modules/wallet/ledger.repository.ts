@@ -173,8 +173,10 @@ export async function postEntry(
 export const saleEntryCtes: { ctes: SQL; written: SQL } = {
   ctes: sql`
     sale AS (
-      SELECT * FROM unnest(${sql.placeholder('saleReferences')}::text[], ${sql.placeholder('saleBusinessIds')}::uuid[],
-                           ${sql.placeholder('saleCurrencies')}::text[], ${sql.placeholder('saleAmounts')}::bigint[],
+      SELECT * FROM unnest(${sql.placeholder('saleReferences')}::text[],
+                           ${sql.placeholder('saleBusinessIds')}::uuid[],
+                           ${sql.placeholder('saleCurrencies')}::text[],
+                           ${sql.placeholder('saleAmounts')}::bigint[],
                            ${sql.placeholder('saleFees')}::bigint[])
                AS s(reference, business_id, currency, amount, fee)),
     sale_account AS (
