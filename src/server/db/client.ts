@@ -7,7 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { timeQueries } from './query-timing';
-import { nameStatements } from './statement-names';
+import { nameStatements, unnameStatements } from './statement-names';
 
 // The client takes no schema: queries are built from each room's tables (no relational `db.query` API),
 // so the database layer imports no room.
@@ -31,6 +31,7 @@ export function connectDatabase(
   // An idle client that loses its connection emits 'error'; without a listener that would crash the process.
   pool.on('error', () => undefined);
   if (options.preparedStatements ?? true) nameStatements(pool);
+  else unnameStatements(pool);
   timeQueries(pool, process.env.PG_QUERY_TIMING);
   const db = drizzle(pool, { casing: 'snake_case' });
   return { db, pool, close: () => pool.end() };

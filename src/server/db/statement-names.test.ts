@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { loadConfig } from '../env';
-import { connectDatabase, type Database } from './client';
+import { builtOnce, connectDatabase, sqlBuiltOnce, type Database } from './client';
+import { rateLimits } from './schema/rate-limits';
 import { statementName } from './statement-names';
 
 const open: Database[] = [];
@@ -15,6 +16,18 @@ function oneConnection(preparedStatements?: boolean): Database {
   open.push(database);
   return database;
 }
+
+const builtOnceStatement = builtOnce((db) =>
+  db
+    .select({ n: sql<number>`${sql.placeholder('n')}::int`.as('n') })
+    .from(rateLimits)
+    .limit(1)
+    .prepare('statement_names_test_built_once'),
+);
+const sqlBuiltOnceStatement = sqlBuiltOnce(
+  'statement_names_test_sql_built_once',
+  () => sql`SELECT ${sql.placeholder('n')}::int AS n`,
+);
 
 async function prepared(database: Database): Promise<string[]> {
   const result = await database.db.execute<{ statement: string }>(
@@ -66,6 +79,10 @@ describe('statements sent as named prepared statements (issue 14)', () => {
     expect(loadConfig({ NODE_ENV: 'test' }).DATABASE_PREPARED_STATEMENTS).toBe(true);
     const database = oneConnection(config.DATABASE_PREPARED_STATEMENTS);
     await database.db.execute(sql`SELECT ${1}::int AS unnamed`);
+    // Nor the statements built once under names of their own, on the pool or in a transaction.
+    expect(await builtOnceStatement(database.db).execute({ n: 2 })).toBeInstanceOf(Array);
+    const raw = await database.db.transaction((tx) => sqlBuiltOnceStatement(tx).execute({ n: 3 }));
+    expect(raw.rows).toEqual([{ n: 3 }]);
     expect(await prepared(database)).toEqual([]);
   });
 });

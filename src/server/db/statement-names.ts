@@ -34,7 +34,7 @@ export function statementName(text: string): string | undefined {
  * dozen (at most PER_CONNECTION). Prepared statements belong to the session, so a rolled-back transaction
  * does not lose one; node-postgres forgets a name whose Parse failed. `DATABASE_PREPARED_STATEMENTS=false`
  * turns this off, for a pooler between the app and PostgreSQL that cannot keep them (PgBouncer in
- * transaction mode before 1.21).
+ * transaction mode before 1.21): `unnameStatements` instead.
  */
 export function nameStatements(pool: pg.Pool): void {
   pool.on('connect', (client) => {
@@ -53,6 +53,24 @@ export function nameStatements(pool: pg.Pool): void {
           named.add(name);
           args[0] = { ...config, name };
         }
+      }
+      return query(...args);
+    };
+  });
+}
+
+/**
+ * With `DATABASE_PREPARED_STATEMENTS=false` nothing is prepared: besides the names above, the statements built
+ * once (`builtOnce`, `sqlBuiltOnce`) carry names of their own, which are dropped on the pool's connections, so
+ * a pooler that cannot keep prepared statements gets every statement unnamed.
+ */
+export function unnameStatements(pool: pg.Pool): void {
+  pool.on('connect', (client) => {
+    const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+    (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
+      const config = args[0] as QueryConfig | string | undefined;
+      if (config && typeof config === 'object' && config.name !== undefined) {
+        args[0] = { ...config, name: undefined };
       }
       return query(...args);
     };
