@@ -37,24 +37,14 @@ export function statementName(text: string): string | undefined {
  * transaction mode before 1.21): `unnameStatements` instead.
  */
 export function nameStatements(pool: pg.Pool): void {
-  pool.on('connect', (client) => {
+  rewriteQueries(pool, () => {
     const named = new Set<string>();
-    const query = client.query.bind(client) as (...args: unknown[]) => unknown;
-    (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
-      const config = args[0] as QueryConfig | string | undefined;
-      if (
-        config &&
-        typeof config === 'object' &&
-        typeof config.text === 'string' &&
-        config.name === undefined
-      ) {
-        const name = statementName(config.text);
-        if (name && (named.has(name) || named.size < PER_CONNECTION)) {
-          named.add(name);
-          args[0] = { ...config, name };
-        }
-      }
-      return query(...args);
+    return (config) => {
+      if (typeof config.text !== 'string' || config.name !== undefined) return config;
+      const name = statementName(config.text);
+      if (!name || (!named.has(name) && named.size >= PER_CONNECTION)) return config;
+      named.add(name);
+      return { ...config, name };
     };
   });
 }
@@ -65,13 +55,23 @@ export function nameStatements(pool: pg.Pool): void {
  * a pooler that cannot keep prepared statements gets every statement unnamed.
  */
 export function unnameStatements(pool: pg.Pool): void {
+  rewriteQueries(
+    pool,
+    () => (config) => (config.name === undefined ? config : { ...config, name: undefined }),
+  );
+}
+
+/**
+ * On each of the pool's connections, every query given as a config object goes through `rewrite`, made for
+ * that connection (`forConnection`).
+ */
+function rewriteQueries(pool: pg.Pool, forConnection: () => (config: QueryConfig) => QueryConfig): void {
   pool.on('connect', (client) => {
+    const rewrite = forConnection();
     const query = client.query.bind(client) as (...args: unknown[]) => unknown;
     (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
       const config = args[0] as QueryConfig | string | undefined;
-      if (config && typeof config === 'object' && config.name !== undefined) {
-        args[0] = { ...config, name: undefined };
-      }
+      if (config && typeof config === 'object') args[0] = rewrite(config);
       return query(...args);
     };
   });
