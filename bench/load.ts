@@ -32,8 +32,8 @@ export async function load(
 }
 
 /**
- * The Node flags `npm start` gives the server (package.json's start script: the heap's bound, ADR 028), so
- * a bench measures the server as it runs.
+ * The Node flags `npm start` gives the server (package.json's start script: the heap's bound and growth, ADRs
+ * 028 and 045), so a bench measures the server as it runs.
  */
 export const SERVER_NODE_FLAGS = serverNodeFlags();
 

@@ -31,7 +31,10 @@ const saleEntry = sqlBuiltOnce(
   () => sql`WITH ${saleEntries.ctes} SELECT ${saleEntries.written} AS written`,
 );
 
-/** A sale's entry as a confirmation writes it: in its statement (here alone), or made first when it found no accounts. */
+/**
+ * A sale's entry as a confirmation writes it: in its statement (here alone), or made first when it found no
+ * accounts.
+ */
 async function recordSale(tx: DbOrTx, sale: Sale): Promise<void> {
   const result = await saleEntry(tx).execute(saleEntryValuesOf([sale]));
   if (!(result.rows[0] as { written: boolean }).written) await recordFirstSale(tx, sale);
