@@ -346,7 +346,8 @@ const BENCH_CODE_KEY = 'bench-code-key-bench-code-key-bench-code-key';
 
 /**
  * The built server as `npm start` runs it, in production mode with the sandbox provider allowed, on its
- * own port, database and data folder; `env` adds or overrides settings.
+ * own port, database and data folder; `env` adds or overrides settings. It logs at `warn`, so the figures
+ * are the app's own and not its log's; BENCH_LOG_LEVEL=info measures the default level (ADR 046).
  */
 export function startApp(
   port: number,
@@ -357,7 +358,7 @@ export function startApp(
   return startProcess('node', ['dist/server/server.js'], {
     PORT: String(port),
     DATABASE_URL: databaseUrl,
-    LOG_LEVEL: 'warn',
+    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
     NODE_ENV: 'production',
     PUBLIC_URL: `http://127.0.0.1:${port}`,
     ALLOW_SANDBOX_IN_PRODUCTION: 'true',

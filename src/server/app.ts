@@ -43,7 +43,7 @@ import { statementRoutes } from './modules/wallet/statement.routes';
 import { walletRoutes } from './modules/wallet/wallet.routes';
 import { withdrawalRoutes } from './modules/wallet/withdrawals.routes';
 import { transferWebhookHandler } from './modules/wallet/withdrawals.service';
-import { logRedactPaths, serializeError } from './lib/log-redaction';
+import { logRedaction } from './lib/log-redaction';
 import { responseSerializerCompiler } from './lib/response-serializer';
 import { registerAuth } from './plugins/auth';
 import { clientErrorHandler, registerErrorHandling, sendError } from './plugins/errors';
@@ -86,8 +86,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         ? false
         : {
             level: config.LOG_LEVEL,
-            redact: { paths: logRedactPaths, censor: '[redacted]' },
-            serializers: { err: serializeError },
+            ...logRedaction,
             ...(options.logStream ? { stream: options.logStream } : {}),
           },
     // A hop count trusts that many proxies from this server outward, so the address is the one the nearest

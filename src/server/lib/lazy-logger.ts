@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Logger } from 'pino';
 import type { Bindings, ChildLoggerOptions } from 'fastify/types/logger';
+import { redactLogObject } from './log-redaction';
 
 type Level = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace';
 type LogFn = (...args: unknown[]) => void;
@@ -9,6 +10,7 @@ type LogFn = (...args: unknown[]) => void;
  * A request's logger that becomes a real pino child only when something is logged at an enabled level.
  * Making the child (its bindings pass through the redaction paths) on every request was a few per cent of a
  * cached catalogue request's time (issue 14), and most requests log nothing above the configured level.
+ * Its bindings are censored as a line's object is (pino gives a child's bindings no formatter).
  */
 class LazyChildLogger {
   private real: Logger | undefined;
@@ -20,7 +22,7 @@ class LazyChildLogger {
   ) {}
 
   private get logger(): Logger {
-    this.real ??= this.parent.child(this.childBindings, this.options as object);
+    this.real ??= this.parent.child(redactLogObject(this.childBindings), this.options as object);
     return this.real;
   }
 
@@ -41,7 +43,7 @@ class LazyChildLogger {
   }
 
   child(bindings: Bindings, options?: ChildLoggerOptions): FastifyBaseLogger {
-    return this.logger.child(bindings, options as object);
+    return this.logger.child(redactLogObject(bindings), options as object);
   }
 
   private log(level: Level, args: unknown[]): void {
