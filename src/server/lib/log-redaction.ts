@@ -89,7 +89,7 @@ function withWildcards(tree: PathTree): PathTree {
 
 const LOG_PATHS = pathTree(logRedactPaths);
 
-/** Plain data a log call hands over, walked for secrets; other objects are written by a serializer or toJSON. */
+/** Plain data a log call hands over, walked for secrets; other objects are left to a serializer or toJSON. */
 function isPlainData(value: unknown): value is Record<string, unknown> {
   if (typeof value !== 'object' || value === null) return false;
   if (Array.isArray(value)) return true;
