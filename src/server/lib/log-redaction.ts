@@ -25,7 +25,7 @@ const SECRET_FIELDS = [
   'accountNumber',
 ];
 
-export const logRedactPaths = [
+const logRedactPaths = [
   'req.headers.authorization',
   'req.headers.cookie',
   'res.headers.set-cookie',
@@ -127,21 +127,15 @@ function redactedWith(value: Record<string, unknown>, tree: PathTree): Record<st
  * with the same paths, the one under `err` when pino serializes it, one under any other key here.
  */
 export function redactLogObject(object: Record<string, unknown>): Record<string, unknown> {
-  let out: Record<string, unknown> | undefined;
-  const any = LOG_PATHS.get('*');
+  let withErrors = object;
   for (const key in object) {
-    if (!Object.prototype.hasOwnProperty.call(object, key)) continue;
-    const current = object[key];
-    let next = current;
-    if (current instanceof Error && key !== 'err') next = serializeError(current);
-    const rule = LOG_PATHS.has(key) ? LOG_PATHS.get(key) : any;
-    if (rule === null) next = REDACTED;
-    else if (rule !== undefined && isPlainData(current)) next = redactedWith(current, rule);
-    if (next === current) continue;
-    out ??= { ...object };
-    out[key] = next;
+    const value = object[key];
+    if (key === 'err' || !(value instanceof Error) || !Object.prototype.hasOwnProperty.call(object, key))
+      continue;
+    if (withErrors === object) withErrors = { ...object };
+    withErrors[key] = serializeError(value);
   }
-  return out ?? object;
+  return redactedWith(withErrors, LOG_PATHS);
 }
 
 /**
