@@ -25,7 +25,7 @@ const SECRET_FIELDS = [
   'accountNumber',
 ];
 
-/** Where secrets sit in a logged object: dotted keys from its top, `*` for any key (compiled by `pathTree`). */
+/** Where secrets sit in a logged object: dotted keys from its top, `*` for any key (see `pathTree`). */
 const logRedactPaths = [
   'req.headers.authorization',
   'req.headers.cookie',
